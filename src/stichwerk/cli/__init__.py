@@ -1,0 +1,1 @@
+"""The ``stichwerk`` command (Typer)."""

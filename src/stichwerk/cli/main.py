@@ -1,0 +1,44 @@
+"""The ``stichwerk`` command: replay and score records, play in the terminal.
+
+Each game's terminal play lives in its own module (``play_cego``, ``play_doppelkopf``) and is
+registered on the ``play`` sub-command here.
+"""
+
+from typing import Annotated
+
+import typer
+
+from stichwerk.cli.replay import replay_command, score_command
+
+app = typer.Typer(
+    name="stichwerk",
+    help="Cego and Doppelkopf: exact rules, bots, score sheets and tournaments.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+play_app = typer.Typer(
+    help="Play a game in the terminal against computer seats.", no_args_is_help=True
+)
+app.add_typer(play_app, name="play")
+
+
+@app.command()
+def replay(
+    file: Annotated[str, typer.Argument(help="A game record (JSON), or - for standard input.")],
+) -> None:
+    """Check every action of a record: print the result, or whose turn it is."""
+    replay_command(file)
+
+
+@app.command()
+def score(
+    file: Annotated[str, typer.Argument(help="A deal summary (JSON), or - for standard input.")],
+) -> None:
+    """Score a deal from what a score sheet knows of it (no cards needed)."""
+    score_command(file)
+
+
+def main() -> None:
+    """Entry point of the ``stichwerk`` script."""
+    app()

@@ -1,0 +1,4 @@
+"""What both engines share: actions, errors, bit sets, deterministic shuffling and record helpers.
+
+This package imports nothing else of ``stichwerk``.
+"""

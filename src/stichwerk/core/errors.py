@@ -1,0 +1,25 @@
+"""The errors every layer raises.
+
+All of them subclass :class:`ValueError` (as python-chess does), carry a one-line human message and
+are safe to show to a user: the CLI prints them as one line, the server as an error frame.
+"""
+
+
+class StichwerkError(ValueError):
+    """Base class: a one-line, user-facing message."""
+
+
+class IllegalAction(StichwerkError):
+    """An action the rules refuse. The message names the rule it breaks.
+
+    >>> str(IllegalAction("seat 2 must follow hearts: holds H3"))
+    'seat 2 must follow hearts: holds H3'
+    """
+
+
+class RecordError(StichwerkError):
+    """A malformed record, deal summary or request (wrong shape, unknown card, bad count)."""
+
+
+class CardError(RecordError):
+    """An unknown or duplicated card code."""

@@ -1,0 +1,75 @@
+"""The one state interface every game engine offers and every consumer drives.
+
+Bots, the server, the CLI, the score sheet, tournaments and research tools see a deal only through
+this protocol (OpenSpiel's concepts, PokerKit's verify/can/apply, python-chess's cheap copy):
+
+- ``to_act``: the seat whose turn it is (``None`` when the deal is over);
+- ``legal_actions(seat)``: what that seat may do now (out-of-turn announcements included);
+- ``verify(action)`` raises :class:`~stichwerk.core.errors.IllegalAction` naming the rule,
+  ``can(action)`` answers yes or no, ``apply(action)`` verifies, applies and returns the action;
+  a refused action leaves the state unchanged;
+- ``view(seat)``: what that seat may see (``None``: a spectator), as JSON-ready data. Every message,
+  replay and bot input goes through it, so hidden cards are hidden in one place;
+- ``result()``: the scored result once the deal is over (the record's ``result``);
+- ``clone()`` and ``to_record()``; the game's module builds a state from a record.
+"""
+
+from typing import Any, Protocol, Self
+
+from stichwerk.core.action import Action
+
+JSON = dict[str, Any]
+
+
+class GameState(Protocol):
+    """A deal of one game in progress or finished."""
+
+    game: str
+    """``"cego"`` or ``"doppelkopf"``."""
+
+    @property
+    def seats(self) -> int:
+        """Seats at the table (a 5-table has 5, though only 4 are dealt in)."""
+        ...
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is, or ``None`` when the deal is over."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal has ended (its result is then known)."""
+        ...
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every action ``seat`` (default: the seat to act) may take now."""
+        ...
+
+    def verify(self, action: Action) -> None:
+        """Raise ``IllegalAction`` naming the rule ``action`` breaks; return if it is legal."""
+        ...
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        ...
+
+    def apply(self, action: Action) -> Action:
+        """Verify and apply ``action``; return it in canonical form (the log entry)."""
+        ...
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may see now (``None``: a spectator, who sees no hand)."""
+        ...
+
+    def result(self) -> JSON | None:
+        """The scored result once the deal is over, else ``None``."""
+        ...
+
+    def clone(self) -> Self:
+        """An independent copy (cheap: for search)."""
+        ...
+
+    def to_record(self) -> JSON:
+        """The game record of NOTATION.md (with ``result`` when the deal is over)."""
+        ...
