@@ -12,6 +12,18 @@ this protocol (OpenSpiel's concepts, PokerKit's verify/can/apply, python-chess's
   replay and bot input goes through it, so hidden cards are hidden in one place;
 - ``result()``: the scored result once the deal is over (the record's ``result``);
 - ``clone()`` and ``to_record()``; the game's module builds a state from a record.
+
+Every view holds at least these keys, so the web front end and bots read both games alike:
+
+``game``, ``profile``, ``options`` (the table's overrides), ``seats``, ``players`` (seats dealt in),
+``dealer``, ``seat`` (the viewer, ``None`` for a spectator), ``phase``, ``to_act``,
+``hand`` (the viewer's cards, ``None`` for a spectator), ``hand_sizes`` (per seat),
+``history`` (every action so far as the viewer saw it: cards it could not see are left out,
+e.g. ``{"seat": 1, "act": "keep", "count": 2}``), ``trick`` (``[{"seat", "card"}]`` of the trick
+in progress), ``last_trick`` (``{"cards": [...], "winner": s}`` or ``None``), ``tricks_won``
+(per seat), ``legal_actions`` (the viewer's, as action JSON) and ``result`` (``None`` until the
+deal is over). When the deal is over the piles are counted openly, as at the table, and the view
+adds ``deal`` (every hand as dealt, and the blind).
 """
 
 from typing import Any, Protocol, Self
