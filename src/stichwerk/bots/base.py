@@ -76,7 +76,3 @@ def make_bot(name: str, game: str, seed: int | str = 0, **params: Any) -> Bot:
     factory: BotFactory = getattr(importlib.import_module(module), attribute)
     return factory(game, seed, **params)
 
-
-def bots_for(game: str) -> Mapping[str, tuple[str, str]]:
-    """The registry (name -> where its factory lives); every bot plays both games."""
-    return dict(_BOTS)
