@@ -1,0 +1,21 @@
+from fastapi.testclient import TestClient
+
+from conftest import ORIGIN, guest, new_table, receive_until
+
+
+def test_play_a_toy_deal(client: TestClient) -> None:
+    guest(client)
+    table = new_table(client)
+    with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
+        welcome = receive_until(ws, lambda m: m["type"] == "welcome")
+        assert welcome["you"]["seat"] == 0
+        while True:
+            msg = receive_until(ws, lambda m: m["type"] == "state")
+            view = msg["view"]
+            if msg["phase"] == "between":
+                break
+            if view and view["to_act"] == 0 and view["legal_actions"]:
+                act = dict(view["legal_actions"][0])
+                act.pop("seat")
+                ws.send_json({"type": "act", "version": msg["version"], "action": act})
+        assert msg["sheet"]["rows"][0]["settlement"]
