@@ -75,4 +75,3 @@ def make_bot(name: str, game: str, seed: int | str = 0, **params: Any) -> Bot:
     module, attribute = _BOTS[name]
     factory: BotFactory = getattr(importlib.import_module(module), attribute)
     return factory(game, seed, **params)
-
