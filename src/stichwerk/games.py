@@ -22,7 +22,9 @@ class GameModule:
     profiles: tuple[str, ...]
     """Profile names; the first is the default."""
     new_deal: Callable[..., GameState]
-    """``new_deal(profile=..., options=..., players=..., dealer=..., seed=..., table=...)``."""
+    """``new_deal(profile=..., options=..., players=..., dealer=..., seed=...)``: a fresh deal.
+
+    ``players`` is the number of seats at the table; at a 5-table the dealer sits out."""
     deal_from_record: Callable[[Mapping[str, Any]], GameState]
     """The state a record's deal starts from (its actions not yet applied)."""
     score_summary: Callable[[Mapping[str, Any]], JSON]
