@@ -1,37 +1,20 @@
-"""Fixtures: an app on a fresh database (SQLite, or PostgreSQL when available) and clients."""
+"""Fixtures: an app on a fresh database and a test client."""
 
-import json
-import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
 from stichwerk import games
 from stichwerk.server.app import create_app
-from stichwerk.server.config import Settings
-
-ORIGIN = {"origin": "http://testserver"}
+from tests.server.helpers import make_settings
 
 
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the test double game ``toy`` (tests/server/toygame.py)."""
-    monkeypatch.setitem(games._MODULES, "toy", "toygame")  # type: ignore[index]
-
-
-def make_settings(url: str, **overrides: Any) -> Settings:
-    base: dict[str, Any] = {
-        "database_url": url,
-        "bot_delay": 0.0,
-        "bot_workers": 0,
-        "min_time_limit": 1,
-        "login_rate": 1000.0,
-    }
-    base.update(overrides)
-    return Settings(**base)
+    monkeypatch.setitem(games._MODULES, "toy", "tests.server.toygame")  # type: ignore[index]
 
 
 @pytest.fixture
@@ -44,41 +27,3 @@ def client(db_url: str, toy: None) -> Iterator[TestClient]:
     app = create_app(make_settings(db_url))
     with TestClient(app) as c:
         yield c
-
-
-def guest(client: TestClient) -> dict[str, Any]:
-    r = client.post("/api/guest", json={})
-    assert r.status_code == 200, r.text
-    user: dict[str, Any] = r.json()["user"]
-    return user
-
-
-def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
-    payload: dict[str, Any] = {
-        "game": "toy",
-        "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
-        "series_length": 2,
-        "time_limit": 30,
-    }
-    payload.update(body)
-    r = client.post("/api/tables", json=payload)
-    assert r.status_code == 200, r.text
-    table: dict[str, Any] = r.json()["table"]
-    return table
-
-
-def receive_until(
-    ws: WebSocketTestSession, pred: Any, limit: int = 500, seen: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """Frames until one satisfies ``pred``; every frame is appended to ``seen``."""
-    for _ in range(limit):
-        msg: dict[str, Any] = json.loads(ws.receive_text())
-        if seen is not None:
-            seen.append(msg)
-        if pred(msg):
-            return msg
-    raise AssertionError("no such frame")
-
-
-def pg_url() -> str | None:
-    return os.environ.get("STICHWERK_TEST_PG_URL") or None

@@ -134,7 +134,10 @@ class ToyState:
             "trick": [{"seat": s, "card": c} for s, c in self.trick],
             "last_trick": None
             if self.last_trick is None
-            else {"cards": [c for _, c in self.last_trick[0]], "winner": self.last_trick[1]},
+            else {
+                "cards": [{"seat": s, "card": c} for s, c in self.last_trick[0]],
+                "winner": self.last_trick[1],
+            },
             "tricks_won": list(self.tricks),
             "legal_actions": [a.to_json() for a in self.legal_actions(seat)]
             if seat is not None
@@ -187,9 +190,8 @@ def new_deal(
     players: int = 4,
     dealer: int = 0,
     seed: int | str = 0,
-    table: int | None = None,
 ) -> ToyState:
-    seats = table or players
+    seats = players
     if seats not in (4, 5):
         raise RecordError(f"toy is played at 4 or 5 seats, not {seats}")
     if options:

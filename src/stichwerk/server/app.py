@@ -361,16 +361,8 @@ def api_router() -> APIRouter:
             raise HTTPException(
                 400, f"the time limit is at least {svc.settings.min_time_limit} seconds"
             )
-        players = 4 if len(seats) == 5 else len(seats)
         # A trial deal checks the seat count and every override the way the engine reads them.
-        module.new_deal(
-            profile=profile,
-            options=body.options,
-            players=players,
-            dealer=0,
-            seed=0,
-            table=len(seats),
-        )
+        module.new_deal(profile=profile, options=body.options, players=len(seats), dealer=0, seed=0)
         table = await asyncio.to_thread(
             svc.repo.create_table,
             game=body.game,

@@ -13,8 +13,6 @@ class DealPlan:
     """How to deal the next deal."""
 
     dealer: int
-    players: int
-    """Seats dealt in (a 5-seat table deals 4; the dealer sits out)."""
 
 
 @dataclass
@@ -50,9 +48,7 @@ class Series:
     def plan(self) -> DealPlan:
         """The next deal: the deal passes to the next seat after every deal that counts;
         after a redeal the same dealer deals again."""
-        dealer = self.counted % self.seats
-        players = 4 if self.seats == 5 else self.seats
-        return DealPlan(dealer=dealer, players=players)
+        return DealPlan(dealer=self.counted % self.seats)
 
     def add(self, number: int, dealer: int, result: dict[str, Any]) -> SeriesRow:
         """Write a finished deal into the sheet."""

@@ -410,10 +410,9 @@ class TableActor:
         state = module.new_deal(
             profile=self.info.profile,
             options=self.info.options,
-            players=plan.players,
+            players=self.info.seats,
             dealer=plan.dealer,
             seed=secrets.randbits(63),
-            table=self.info.seats,
         )
         record = {k: v for k, v in state.to_record().items() if k not in ("actions", "result")}
         number = self.deal_number + 1

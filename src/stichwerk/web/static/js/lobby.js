@@ -4,6 +4,8 @@
 import { api, el, loadTexts, t, toast } from "./common.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("lobby-app"));
+/** Profile facts a table does not override (the seat count is chosen above). */
+const FIXED_SETTINGS = new Set(["name", "players", "allowed_players"]);
 /** @type {any} */ let me = null;
 /** @type {any} */ let catalogue = { games: [], bots: [] };
 
@@ -95,6 +97,7 @@ function createPanel() {
     defaults = g ? g.settings[profile.value] || {} : {};
     const rows = [];
     for (const [key, value] of Object.entries(defaults)) {
+      if (FIXED_SETTINGS.has(key)) continue;
       let input;
       if (typeof value === "boolean") input = el("input", { type: "checkbox", "data-setting": key, checked: value });
       else if (typeof value === "number") input = el("input", { type: "number", step: "any", "data-setting": key, value });

@@ -36,7 +36,9 @@ function render() {
   const trick = el("div", { class: "replay-trick" }, [el("strong", { text: t("table.current_trick") + ": " })]);
   for (const play of view.trick || []) trick.append(cardElement(play.card, { small: true }));
   const last = el("div", { class: "replay-trick" }, [el("strong", { text: t("table.last_trick") + ": " })]);
-  if (view.last_trick) for (const card of view.last_trick.cards) last.append(cardElement(card, { small: true }));
+  if (view.last_trick) {
+    for (const entry of view.last_trick.cards) last.append(cardElement(typeof entry === "string" ? entry : entry.card, { small: true }));
+  }
   const parts = [
     el("h1", { text: `${t("replay.title")}: ${data.record.game} · ${data.record.profile}` }),
     controls,

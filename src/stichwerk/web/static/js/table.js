@@ -224,7 +224,9 @@ function tableArea(view) {
       const last = el("div", { class: "last-trick", id: "last-trick" }, [
         el("span", { class: "label", text: `${t("table.last_trick")} (${seatName(view.last_trick.winner)})` }),
       ]);
-      for (const card of view.last_trick.cards) last.append(cardElement(card, { small: true }));
+      for (const entry of view.last_trick.cards) {
+        last.append(cardElement(typeof entry === "string" ? entry : entry.card, { small: true }));
+      }
       middle.append(last);
     }
   }
