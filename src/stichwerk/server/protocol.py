@@ -18,7 +18,7 @@ CardCode = Annotated[str, Field(min_length=1, max_length=8, pattern=r"^[A-Za-z0-
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class ActionBody(_Message):
