@@ -149,10 +149,6 @@ def test_actions_stale_illegal_out_of_turn_and_accepted(client: TestClient) -> N
         assert error(ws)["code"] == "no-next"
         ws.send_json({"type": "act", "version": version, "action": {"act": "solo"}})
         after = receive_until(ws, lambda m: m["type"] == "state" and m["version"] > version)
-        assert after["view"]["history"][-1 if after["version"] == version + 1 else 1]["seat"] in (
-            1,
-            2,
-        )
         assert {"seat": 1, "act": "solo"} in after["view"]["history"]
         # The same click again is stale, not a second action.
         ws.send_json({"type": "act", "version": version, "action": {"act": "solo"}})
