@@ -12,6 +12,7 @@ def summary(
     re_augen: int,
     re: list[str] | None = None,
     kontra: list[str] | None = None,
+    *,
     profile: str = "wielandstrasse",
     game_type: str = "normal",
     re_seats: list[int] | None = None,
