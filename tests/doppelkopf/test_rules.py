@@ -307,7 +307,7 @@ def test_re_kontra_window_11_cards_and_reply_10() -> None:
     assert "re" in names(w, 0) and "kontra" in names(w, 1)
     play_tricks(w, TRICKS[1:2])  # 10 cards
     assert "re" not in names(w, 0)
-    with pytest.raises(IllegalAction, match="too late for re: .* at least 11 cards \\(holds 10\\)"):
+    with pytest.raises(IllegalAction, match=r"too late for re: .* at least 11 cards \(holds 10\)"):
         w.apply(Action(0, "re"))
     w = start()
     play_tricks(w, TRICKS[:1])
@@ -354,7 +354,7 @@ def test_skipped_levels_count_while_their_deadlines_are_open() -> None:
     w = start()
     run(w, "0 re")
     play_tricks(w, TRICKS[:3])  # 9 cards: keine 90 has passed, so keine 60 cannot skip it
-    with pytest.raises(IllegalAction, match="too late for keine-90 \\(skipped by keine-60\\)"):
+    with pytest.raises(IllegalAction, match=r"too late for keine-90 \(skipped by keine-60\)"):
         w.apply(Action(0, "keine-60"))
 
 
