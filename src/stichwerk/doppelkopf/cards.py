@@ -74,18 +74,18 @@ def code_mask(code: int) -> Bits:
     return 3 << (2 * code)
 
 
-_EVEN: Bits = int("01" * NCODES, 2)
+def _chunk_table(offset: int) -> tuple[tuple[int, ...], ...]:
+    """For every 12-bit slice of a hand (six codes, both copies): the codes present."""
+    return tuple(tuple(offset + c for c in range(6) if v & (3 << (2 * c))) for v in range(1 << 12))
 
 
-def codes_in(mask: Bits) -> list[int]:
+_CHUNKS = tuple(_chunk_table(6 * k) for k in range(4))
+
+
+def codes_in(mask: Bits) -> tuple[int, ...]:
     """The distinct code indexes present in ``mask``, in code order (each once)."""
-    folded = (mask | (mask >> 1)) & _EVEN
-    out: list[int] = []
-    while folded:
-        low = folded & -folded
-        out.append((low.bit_length() - 1) >> 1)
-        folded ^= low
-    return out
+    c0, c1, c2, c3 = _CHUNKS
+    return c0[mask & 4095] + c1[(mask >> 12) & 4095] + c2[(mask >> 24) & 4095] + c3[mask >> 36]
 
 
 def card_ids(mask: Bits) -> list[int]:

@@ -98,7 +98,10 @@ class DokoState:
     __slots__ = (
         "_actions",
         "_ann",
-        "_ann_cache",
+        "_ann_codes",
+        "_ann_table",
+        "_sau_possible",
+        "_shift",
         "_ann_log",
         "_ansage_order",
         "_armut_cards",
@@ -205,7 +208,10 @@ class DokoState:
         self._ann: list[Announced] = [Announced(), Announced()]
         self._ann_log: list[tuple[int, str]] = []
         self._ansage_order: list[int] = []
-        self._ann_cache: dict[int, tuple[int, list[Action]]] = {}
+        self._ann_table = _ANN_TABLES.setdefault(profile, {})
+        self._ann_codes = [0, 0]  # each party's announcements as one small int (table keys)
+        self._shift = 0  # the Hochzeit shift of every deadline once the partner is known
+        self._sau_possible = False
         self._version = 0
         self._actions: list[Action] = []
         self._redeal: str | None = None
@@ -410,23 +416,30 @@ class DokoState:
         return [table[c] for c in codes_in(hand)]
 
     def _announcements(self, seat: int) -> list[Action]:
-        hit = self._ann_cache.get(seat)
-        if hit is not None and hit[0] == self._version:
-            return list(hit[1])
-        out: list[Action] = []
         party = self._party[seat]
-        if party >= 0 and self._announce_open():
-            for act in ann_rules.ANNOUNCE_ACTS:
-                if act == ("kontra", "re")[party]:
-                    continue
-                if isinstance(self._announce_result(seat, party, act, False), Announced):
-                    out.append(SIMPLE_ACTIONS[(seat, act)])
-        if self._sau_allowed(seat):
-            out.append(SIMPLE_ACTIONS[(seat, "sau")])
-        if self._supersau_allowed(seat):
-            out.append(SIMPLE_ACTIONS[(seat, "supersau")])
-        self._ann_cache[seat] = (self._version, out)
-        return list(out)
+        out: list[Action]
+        if party >= 0 and (self._hochzeiter is None or self._clarified_at > 0):
+            shift = self._shift
+            codes = self._ann_codes
+            key = (seat, party, 12 - self._played[seat] + shift, codes[party], codes[1 - party])
+            hit = self._ann_table.get(key)
+            if hit is None:
+                hit = tuple(
+                    SIMPLE_ACTIONS[(seat, act)]
+                    for act in ann_rules.ANNOUNCE_ACTS
+                    if act != ("kontra", "re")[party]
+                    and isinstance(self._announce_result(seat, party, act, False), Announced)
+                )
+                self._ann_table[key] = hit
+            out = list(hit)
+        else:
+            out = []
+        if self._sau_possible:
+            if self._sau_allowed(seat):
+                out.append(SIMPLE_ACTIONS[(seat, "sau")])
+            if self._supersau_allowed(seat):
+                out.append(SIMPLE_ACTIONS[(seat, "supersau")])
+        return out
 
     def _announce_open(self) -> bool:
         return self._phase == PLAY and (self._hochzeiter is None or self._clarified_at > 0)
@@ -434,7 +447,7 @@ class DokoState:
     def _announce_result(
         self, seat: int, party: int, act: str, explain: bool
     ) -> Announced | str | None:
-        shift = self._clarified_at - 1 if self._clarified_at and self.profile.hochzeit_shift else 0
+        shift = self._shift
         played = self._played[seat]
         return ann_rules.check(
             self.profile,
@@ -749,6 +762,7 @@ class DokoState:
         self._game_type = game_type
         self._order = order_for(SCHEME_OF_GAME[game_type], self.profile)
         self._phase = PLAY
+        self._sau_possible = self._sau_codes() is not None
         self._leader = leader
         self._to_act = leader
 
@@ -879,12 +893,14 @@ class DokoState:
                 counts = True
             if counts:
                 self._clarified_at = number
+                self._shift = number - 1 if self.profile.hochzeit_shift else 0
                 for s in self._seat_order:
                     self._party[s] = 0 if s in (h, win) else 1
                 return
         if number >= self.profile.hochzeit_tricks:
             # No partner: the Hochzeiter plays a Karo solo (IV.1 / TSR 5.3).
             self._clarified_at = number
+            self._shift = number - 1 if self.profile.hochzeit_shift else 0
             self._soloist = h
             self._set_solo_parties(h)
             self._game_type = "solo-trumpf"
@@ -910,6 +926,7 @@ class DokoState:
         if new.ansage and not self._ann[party].ansage:
             self._ansage_order.append(party)
         self._ann[party] = new
+        self._ann_codes[party] = new.absage * 2 + new.ansage
         self._ann_log.append((seat, act))
 
     def _why_no_sau(self, seat: int) -> str:
@@ -1104,7 +1121,6 @@ class DokoState:
             elif isinstance(value, dict):
                 value = dict(value)
             setattr(new, name, value)
-        new._ann_cache = {}
         return new
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -1163,6 +1179,9 @@ def _code_combinations(hand: Bits, n: int) -> list[tuple[int, ...]]:
     return sorted(set(combinations(pool, n)))
 
 
+_ANN_TABLES: dict[Profile, dict[tuple[int, ...], tuple[Action, ...]]] = {}
+"""Per profile: the legal announcements for (seat, party, cards held + shift, both parties'
+announcements). Few keys occur, so listing announcements is one lookup."""
 _OUT_OF_TURN = frozenset(("forfeit", "sau", "supersau", *ann_rules.ANNOUNCE_ACTS))
 _NO_FIELDS = frozenset(("gesund", "vorbehalt", "take", "decline"))
 _TURN_ACTS: dict[str, Any] = {
