@@ -10,9 +10,9 @@ directly includes the skipped ones, while each skipped level's own deadline has 
 >>> from stichwerk.doppelkopf.profiles import WIELANDSTRASSE as W
 >>> check(W, "re", 0, Announced(), Announced(), held=11, shift=0, hand=11)
 Announced(ansage=True, absage=0)
->>> check(W, "re", 3, Announced(), Announced(), held=9, shift=0, hand=9)
+>>> check(W, "re", 0, Announced(), Announced(), held=9, shift=0, hand=9)
 'too late for re: the announcing player must hold at least 11 cards (holds 9)'
->>> check(W, "re", 2, Announced(), Announced(ansage=True), held=10, shift=0, hand=10)
+>>> check(W, "re", 0, Announced(), Announced(ansage=True), held=10, shift=0, hand=10)
 Announced(ansage=True, absage=0)
 """
 

@@ -458,9 +458,8 @@ class Profile:
 
     def with_overrides(self, options: object) -> "Profile":
         """This profile with a table's overrides; unknown or mistyped options get one line."""
-        if not options:
-            if options is None or isinstance(options, dict):
-                return self
+        if not options and (options is None or isinstance(options, dict)):
+            return self
         if not isinstance(options, dict):
             raise RecordError("options must be an object of setting overrides")
         changes: dict[str, Any] = {}
