@@ -62,7 +62,7 @@ def new_deal(
     seed: int | str = 0,
     table: Mapping[str, Any] | None = None,
 ) -> DokoState:
-    """A fresh deal dealt from ``seed``: 3 cards at a time from Vorhand, as at the table.
+    """A fresh deal from ``seed``, dealt in packets of 3 (3-4-3 without nines) from Vorhand.
 
     ``table`` may give ``seats`` (5: the dealer sits out), ``duty_solo_owed`` and
     ``duty_solo_forced`` (from a series).
@@ -79,12 +79,12 @@ def new_deal(
         order.remove(dealer)
     hands: list[Bits] = [0] * seats
     pos = 0
-    per_hand = len(cards) // 4
-    for _ in range(per_hand // 3):
+    packets = (3, 3, 3, 3) if len(cards) == 48 else (3, 4, 3)
+    for size in packets:
         for s in order:
-            for i in cards[pos : pos + 3]:
+            for i in cards[pos : pos + size]:
                 hands[s] |= 1 << i
-            pos += 3
+            pos += size
     return DokoState(
         prof, hands, dealer, options=dict(options or {}), duty_owed=owed, forced=forced
     )
