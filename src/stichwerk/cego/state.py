@@ -104,7 +104,6 @@ class CegoState:
         "_await",
         "_challenger",
         "_exchange_step",
-        "_forced_leads",
         "_gegensolo",
         "_holder",
         "_last_winner",
@@ -125,6 +124,7 @@ class CegoState:
         "dealt",
         "declarer",
         "dropped",
+        "forced_leads",
         "forced_press",
         "hands",
         "history",
@@ -204,7 +204,7 @@ class CegoState:
         self.laid_away: Bits = 0
         self.pressed: Bits = 0
         self.forced_press: Bits = 0
-        self._forced_leads = 0
+        self.forced_leads = 0
         self.trick_no = 0
         self.leader: int | None = None
         self._trick: list[tuple[int, int]] = []
@@ -575,7 +575,7 @@ class CegoState:
         hand = self.hands[seat]
         trick = self._trick
         trick_no = self.trick_no
-        if trick_no < self._forced_leads and not trick and seat == self.declarer:
+        if trick_no < self.forced_leads and not trick and seat == self.declarer:
             return hand & self.laid_out
         if self.contract == "raeuber" and self.rules.raeuber_nach_regeln and trick_no < 3:
             must = _RULE_CARDS[trick_no]
@@ -705,7 +705,7 @@ class CegoState:
             return
         trick = self._trick
         trick_no = self.trick_no
-        if trick_no < self._forced_leads and not trick and seat == self.declarer:
+        if trick_no < self.forced_leads and not trick and seat == self.declarer:
             if self.contract == "geiss":
                 raise IllegalAction("the Geiß (T1) must be led to trick 1")
             raise IllegalAction(
@@ -912,10 +912,10 @@ class CegoState:
             self.laid_out = mask
             self.shown |= mask
             if ex.lay_out_kind == "geiss":
-                self._forced_leads = 1
+                self.forced_leads = 1
                 self.never_wins |= mask
             elif not self.rules.shown_leere_ordinary:
-                self._forced_leads = ex.lay_out
+                self.forced_leads = ex.lay_out
                 self.never_wins |= mask
                 self.withdrawable = mask & C.LEERE
             if ex.keep:
@@ -985,7 +985,7 @@ class CegoState:
             self._finish()
             return
         leader = winner
-        if self.trick_no < self._forced_leads:
+        if self.trick_no < self.forced_leads:
             assert self.declarer is not None
             leader = self.declarer
         self.leader = leader
@@ -1097,6 +1097,7 @@ class CegoState:
         out: dict[str, Any] = {
             "game": "cego",
             "profile": self.profile,
+            "options": dict(self.options),
             "dealer": self.dealer,
             "contract": contract,
             "declarer": declarer,
