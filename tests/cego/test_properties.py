@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stichwerk.cego import cards as C
-from stichwerk.cego import scoring
 from stichwerk.cego.contracts import EXCHANGES
 from stichwerk.cego.record import deal_from_record, new_deal, score_summary, summary_of
 from stichwerk.cego.state import CegoState
@@ -200,7 +199,7 @@ def test_views_never_show_a_hidden_card(params: dict[str, Any]) -> None:
 )
 @given(params=deal_strategy)
 def test_offered_actions_are_exactly_the_accepted_ones(params: dict[str, Any]) -> None:
-    state, history = play(params)
+    _state, history = play(params)
     rng = random.Random(params["seed"])
     for snapshot in history[:: max(1, len(history) // 10)]:
         legal = snapshot.legal_actions()

@@ -376,7 +376,10 @@ def test_titisee_picture_instead_of_a_leere() -> None:
     say(state, *FORT4, *FORT4, "cego", "halbe", "selbst", "gut", "gut", "gut")
     assert state.contract == "halbe" and state.declarer == 0
     assert [a.cards for a in state.legal_actions() if a.act == "lay-out"] == [
-        ("CQ",), ("CK",), ("HQ",), ("HK",)
+        ("CQ",),
+        ("CK",),
+        ("HQ",),
+        ("HK",),
     ]
     do(state, "lay-out", "CQ")
     assert state.never_wins == 1 << C.ID["CQ"] and state.withdrawable == 0
@@ -412,7 +415,9 @@ def test_follow_suit_and_must_trump_messages() -> None:
     do(state, "press", "D4")
     tricks(state, "T22 T12 T8 T4", "T21 T13 T9 T5")
     state.apply(Action(0, "play", card="CR"))
-    with pytest.raises(IllegalAction, match="seat 1 cannot follow clubs and must trump: holds T15 T14"):
+    with pytest.raises(
+        IllegalAction, match="seat 1 cannot follow clubs and must trump: holds T15 T14"
+    ):
         state.apply(Action(1, "play", card="SK"))
     tricks(state, "T14 T10 T6")
     state.apply(Action(1, "play", card="SK"))
