@@ -147,8 +147,9 @@ def test_replay_equals_score_of_its_summary(tmp_path: Path) -> None:
 def test_no_mutation_of_a_record_gives_a_traceback(data: st.DataObject) -> None:
     record = finished_record(data.draw(st.integers(0, 50)))
     junk = st.one_of(
-        st.none(), st.booleans(), st.integers(-(10**20), 10**20), st.floats(), st.text(max_size=5),
-        st.lists(st.integers(0, 3), max_size=3), st.dictionaries(st.text(max_size=3), st.integers()),
+        st.none(), st.booleans(), st.integers(-(10**20), 10**20), st.floats(),
+        st.text(max_size=5), st.lists(st.integers(0, 3), max_size=3),
+        st.dictionaries(st.text(max_size=3), st.integers()),
     )  # fmt: skip
     for _ in range(data.draw(st.integers(1, 3))):
         where = data.draw(st.sampled_from(["top", "hand", "action"]))
