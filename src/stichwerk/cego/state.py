@@ -108,10 +108,13 @@ class CegoState:
         "_holder",
         "_last_winner",
         "_level",
+        "_mask",
+        "_next_seat",
         "_picked_up",
         "_queue",
         "_raised",
         "_result",
+        "_seats",
         "_speakers",
         "_standing",
         "_trick",
@@ -174,6 +177,11 @@ class CegoState:
             self.order = [(dealer + i) % 5 for i in range(1, 5)]
         else:
             self.order = [(dealer + i) % seats for i in range(1, seats + 1)]
+        self._seats = seats
+        self._next_seat = [0] * seats
+        for i, seat in enumerate(self.order):
+            self._next_seat[seat] = self.order[(i + 1) % len(self.order)]
+        self._mask = -1
         players = len(self.order)
         self.removed: Bits = C.REMOVED_FOR_THREE if players == 3 else 0
         self.history: list[Action] = []
@@ -228,7 +236,7 @@ class CegoState:
     @property
     def seats(self) -> int:
         """Seats at the table (5 when the dealer sits out)."""
-        return len(self.hands)
+        return self._seats
 
     @property
     def players(self) -> int:
@@ -278,8 +286,7 @@ class CegoState:
         return self._gegensolo
 
     def _next(self, seat: int) -> int:
-        order = self.order
-        return order[(order.index(seat) + 1) % len(order)]
+        return self._next_seat[seat]
 
     def clone(self) -> Self:
         """An independent copy (lists copied, immutable parts shared)."""
@@ -569,6 +576,12 @@ class CegoState:
 
     def legal_mask(self) -> Bits:
         """The cards the seat to play may play now (play phase only), as a bit set."""
+        mask = self._mask
+        if mask < 0:
+            mask = self._mask = self._legal_mask()
+        return mask
+
+    def _legal_mask(self) -> Bits:
         seat = self.to_act_seat
         if self.phase != PLAY or seat is None:
             return 0
@@ -617,7 +630,7 @@ class CegoState:
     def _check(self, action: Action) -> tuple[str, Any]:
         """Check ``action`` without changing anything; return what ``apply`` needs."""
         seat = action.seat
-        if not 0 <= seat < self.seats:
+        if not 0 <= seat < self._seats:
             raise IllegalAction(f"there is no seat {seat} at this table")
         if self.phase == OVER:
             raise IllegalAction("the deal is over")
@@ -815,6 +828,7 @@ class CegoState:
         """Verify ``action`` and apply it; return its canonical form (also the log entry)."""
         kind, data = self._check(action)
         seat = action.seat
+        self._mask = -1
         canonical: Action
         if kind == "play":
             canonical = _PLAY[seat][data]
