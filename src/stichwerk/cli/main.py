@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from stichwerk.cli.play_cego import play_cego
 from stichwerk.cli.replay import replay_command, score_command
 
 app = typer.Typer(
@@ -21,6 +22,7 @@ play_app = typer.Typer(
     help="Play a game in the terminal against computer seats.", no_args_is_help=True
 )
 app.add_typer(play_app, name="play")
+play_app.command("cego")(play_cego)
 
 
 @app.command()

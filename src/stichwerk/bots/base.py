@@ -1,0 +1,77 @@
+"""The bot interface and the registry of bots by name.
+
+A bot is given exactly what its seat may see, the JSON view of ``GameState.view(seat)`` (which
+holds ``legal_actions``), and returns one of those actions. It never sees the state itself, so a
+bot cannot cheat; the same view from two different hidden deals gets the same answer.
+"""
+
+import importlib
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from stichwerk.core.action import Action
+from stichwerk.core.errors import StichwerkError
+
+View = Mapping[str, Any]
+
+
+class Bot(Protocol):
+    """A computer player for one game."""
+
+    name: str
+
+    def act(self, view: View) -> Action:
+        """One of ``view["legal_actions"]`` for the viewing seat."""
+        ...
+
+
+def legal_of(view: View) -> list[Action]:
+    """The legal actions of a view as :class:`Action` objects."""
+    return [Action.from_json(a) for a in view["legal_actions"]]
+
+
+class RandomBot:
+    """A uniformly random legal action: the baseline every other bot must beat."""
+
+    name = "random"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self._rng = random.Random(str(seed))
+
+    def act(self, view: View) -> Action:
+        actions = legal_of(view)
+        if not actions:
+            raise StichwerkError("the bot's seat has no legal action")
+        return actions[self._rng.randrange(len(actions))]
+
+
+BotFactory = Callable[..., Bot]
+
+# name -> (module, attribute) of a factory taking (game: str, seed: int | str, **params).
+_BOTS: dict[str, tuple[str, str]] = {
+    "random": ("stichwerk.bots.base", "_random_factory"),
+}
+
+
+def _random_factory(game: str, seed: int | str = 0, **params: Any) -> Bot:
+    return RandomBot(seed)
+
+
+def register_bot(name: str, module: str, attribute: str) -> None:
+    """Make a bot known by ``name`` (its module is imported on first use)."""
+    _BOTS[name] = (module, attribute)
+
+
+def bot_names() -> list[str]:
+    """Every bot name, weakest first as registered."""
+    return list(_BOTS)
+
+
+def make_bot(name: str, game: str, seed: int | str = 0, **params: Any) -> Bot:
+    """A new bot ``name`` for ``game``, or ``StichwerkError`` with one line."""
+    if name not in _BOTS:
+        raise StichwerkError(f"unknown bot {name!r} (known: {', '.join(_BOTS)})")
+    module, attribute = _BOTS[name]
+    factory: BotFactory = getattr(importlib.import_module(module), attribute)
+    return factory(game, seed, **params)

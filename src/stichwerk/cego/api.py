@@ -1,0 +1,21 @@
+"""Cego's entry in the game registry (``stichwerk.games``)."""
+
+from typing import Any
+
+from stichwerk.cego.profiles import PROFILES, rules_for
+from stichwerk.cego.record import deal_from_record, new_deal, score_summary
+from stichwerk.core.state import GameModule
+
+
+def _settings(profile: str) -> dict[str, Any]:
+    return rules_for(profile).settings()
+
+
+GAME = GameModule(
+    name="cego",
+    profiles=tuple(PROFILES),
+    new_deal=new_deal,
+    deal_from_record=deal_from_record,
+    score_summary=score_summary,
+    settings=_settings,
+)

@@ -1,0 +1,262 @@
+"""Cego's rule profiles as frozen data (PokerKit style): the engine reads settings, never names.
+
+A profile is a :class:`Rules` value with a name. A table may override any setting
+(``rules.with_options({"ulti_value": 50})``); the record stores the overrides as ``options``.
+Each field's metadata holds the reading behind it; ``docs/rules/cego.md`` lists them all.
+"""
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from stichwerk.core.errors import RecordError
+
+FULL_LADDER = ("cego", "halbe", "eine", "leere", "zwei-leere", "zwei-verschiedene", "geiss")
+"""Every ladder contract, lowest first. A profile's ladder is this list or a part of it."""
+
+
+def _s(doc: str) -> Any:
+    return field(metadata={"doc": doc})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every setting of a Cego table. Values are the ``schwarzwald`` profile's."""
+
+    name: str = _s("Profile name the settings started from.")
+    players: int = _s("Players a table of this profile seats by default (5: the dealer sits out).")
+    allowed_players: tuple[int, ...] = _s("Table sizes allowed (5 = four dealt in, dealer sits).")
+    ladder: tuple[str, ...] = _s("The auction's contracts, lowest first; value = position.")
+    counting: str = _s(
+        "'pairs': two-card count in exact half points, 79 in all, 40 wins; "
+        "'triples': three-card count, 70 in all, 36 wins."
+    )
+    solo: bool = _s("Solo (own hand, blind untouched, counts for the soloist) may be announced.")
+    ulti: bool = _s("Ulti (last trick won with the Geiß) may be announced in the Solo round.")
+    soli_ulti: bool = _s("Soli-Ulti (Solo and Ulti at once, scored as two games) exists.")
+    gegensolo: bool = _s("A standing Solo may be answered with Gegensolo (then an auction).")
+    gegensolo_raise: int = _s("How much Gegensolo adds to the auction contract's value.")
+    soloist_bids_after_gegensolo: bool = _s("The soloist may join the auction after Gegensolo.")
+    piccolo: bool = _s("Piccolo (exactly one trick) may be announced in the special round.")
+    bettel: bool = _s("Bettel (no trick) may be announced in the special round.")
+    raeuber: bool = _s("Vorhand may announce Räuber when everybody says gut to his forced Cego.")
+    raeuber_nach_regeln: bool = _s(
+        "Räuber nach Regeln: T22 must fall in trick 1, T21 in 2, T1 in 3."
+    )
+    jungfrau: int = _s("In Räuber a seat without a trick receives this from every other (0: off).")
+    raeuber_value: int = _s("What the Räuber loser pays every other seat.")
+    raeuber_announcer_factor: int = _s("The announcer pays this many times over when he loses.")
+    drescher: bool = _s("Drescher deals (taker of the last trick loses) may be agreed.")
+    drescher_value: int = _s("What the Drescher loser pays every other seat.")
+    pflichtraeuber: bool = _s("Pflichträuber deals (Vorhand must announce Räuber) may be agreed.")
+    ulti_value: int = _s("Written score of Ulti, won or lost.")
+    piccolo_value: int = _s("Written score of Piccolo, won or lost.")
+    bettel_value: int = _s("Written score of Bettel, won or lost.")
+    solo_value: int = _s("Game value of a Solo.")
+    solo_win_factor: int = _s("A won Solo's written score is multiplied by this after rounding.")
+    berg: int = _s("Berg: a side without a trick scores value × this against it.")
+    fach: int = _s("Points in one Fach.")
+    round_to: int = _s("Written scores are rounded up to a multiple of this.")
+    shown_leere_ordinary: bool = _s(
+        "Laid-out Leere are ordinary hand cards (may win, need not be led first)."
+    )
+    picture_for_leere: bool = _s("Sonderregel: without a Leere a picture card may be laid out.")
+    withdraw_leere: bool = _s(
+        "Sonderregel: after taking the blind a laid-out Leere may be swapped for a higher card "
+        "of its suit found in the blind."
+    )
+    forced_press_shown: tuple[str, ...] = _s("Contracts whose forced press is shown before play.")
+    pflichtsolo: bool = _s("Pflichtsolo hands must announce Solo; the declarer may aufdecken.")
+    pflichtsolo_trumps: int = _s("Trumps (four dealt in) that always make a Pflichtsolo.")
+    pflichtsolo_short_trumps: int = _s("Trumps (four dealt in) that make one with the next two.")
+    pflichtsolo_high_from: int = _s("Trumps from this number up count as 'above 17'.")
+    pflichtsolo_high_count: int = _s("How many of those the shorter Pflichtsolo needs.")
+    pflichtsolo_max_suits: int = _s("At most this many colours in the shorter Pflichtsolo hand.")
+    stop_when_decided: bool = _s("Piccolo, Bettel and Ulti end as soon as their outcome is known.")
+    stake: str = _s("Money: 'ganze' (1 cent a point), 'halbe' (½ cent) or '' (points only).")
+
+    def with_options(self, options: dict[str, Any]) -> "Rules":
+        """These rules with a table's overrides; an unknown or ill-typed setting is an error."""
+        if not options:
+            return self
+        known = {f.name: f for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for key, value in options.items():
+            if key not in known or key == "name":
+                raise RecordError(f"unknown Cego setting {key!r}")
+            current = getattr(self, key)
+            changes[key] = _coerce(key, value, current)
+        rules = replace(self, **changes)
+        rules.check()
+        return rules
+
+    def check(self) -> None:
+        """Refuse settings that contradict each other."""
+        if not self.ladder or self.ladder[0] != "cego":
+            raise RecordError("the ladder must start with 'cego'")
+        positions = [FULL_LADDER.index(c) for c in self.ladder if c in FULL_LADDER]
+        if len(positions) != len(self.ladder) or positions != sorted(set(positions)):
+            raise RecordError(f"the ladder must be contracts of {list(FULL_LADDER)} in that order")
+        if self.counting not in ("pairs", "triples"):
+            raise RecordError("counting must be 'pairs' or 'triples'")
+        if self.stake not in ("", "ganze", "halbe"):
+            raise RecordError("stake must be 'ganze', 'halbe' or ''")
+        if not set(self.allowed_players) <= {3, 4, 5} or self.players not in self.allowed_players:
+            raise RecordError("players must be 3, 4 or 5 and among allowed_players")
+        if self.soli_ulti and not (self.solo and self.ulti):
+            raise RecordError("soli_ulti needs solo and ulti")
+        for name in self.forced_press_shown:
+            if name not in ("zwei-leere", "zwei-verschiedene"):
+                raise RecordError(f"forced_press_shown: {name!r} has no forced press")
+
+    def value_of(self, contract: str) -> int:
+        """The game value of a ladder contract (its position, from 1)."""
+        return self.ladder.index(contract) + 1
+
+    def settings(self) -> dict[str, Any]:
+        """All settings as JSON-ready data."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+def _coerce(key: str, value: Any, current: Any) -> Any:
+    if isinstance(current, bool):
+        if not isinstance(value, bool):
+            raise RecordError(f"setting {key!r} must be true or false")
+        return value
+    if isinstance(current, int):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise RecordError(f"setting {key!r} must be a whole number ≥ 0")
+        return value
+    if isinstance(current, str):
+        if not isinstance(value, str):
+            raise RecordError(f"setting {key!r} must be a string")
+        return value
+    if isinstance(current, tuple):
+        if not isinstance(value, list | tuple) or not all(isinstance(v, int | str) for v in value):
+            raise RecordError(f"setting {key!r} must be a list")
+        return tuple(value)
+    raise RecordError(f"setting {key!r} cannot be overridden")  # pragma: no cover
+
+
+SCHWARZWALD = Rules(
+    name="schwarzwald",
+    players=4,
+    allowed_players=(3, 4, 5),
+    ladder=FULL_LADDER,
+    counting="pairs",
+    solo=True,
+    ulti=True,
+    soli_ulti=False,
+    gegensolo=True,
+    gegensolo_raise=1,
+    soloist_bids_after_gegensolo=False,
+    piccolo=True,
+    bettel=True,
+    raeuber=True,
+    raeuber_nach_regeln=False,
+    jungfrau=0,
+    raeuber_value=40,
+    raeuber_announcer_factor=2,
+    drescher=False,
+    drescher_value=40,
+    pflichtraeuber=False,
+    ulti_value=80,
+    piccolo_value=40,
+    bettel_value=30,
+    solo_value=1,
+    solo_win_factor=2,
+    berg=40,
+    fach=5,
+    round_to=10,
+    shown_leere_ordinary=False,
+    picture_for_leere=False,
+    withdraw_leere=False,
+    forced_press_shown=(),
+    pflichtsolo=False,
+    pflichtsolo_trumps=8,
+    pflichtsolo_short_trumps=7,
+    pflichtsolo_high_from=18,
+    pflichtsolo_high_count=2,
+    pflichtsolo_max_suits=2,
+    stop_when_decided=True,
+    stake="",
+)
+"""Seeds 001 and 003, the Schwarzwaldmeisterschaft rules (the default)."""
+
+TITISEE = replace(
+    SCHWARZWALD,
+    name="titisee",
+    soli_ulti=True,
+    raeuber_nach_regeln=True,
+    jungfrau=80,
+    drescher=True,
+    pflichtraeuber=True,
+    ulti_value=50,
+    piccolo_value=50,
+    bettel_value=50,
+    picture_for_leere=True,
+    withdraw_leere=True,
+    pflichtsolo=True,
+    stake="ganze",
+)
+"""Seed 000: Titisee and Neustadt in the late 1970s."""
+
+ZEGO = replace(
+    SCHWARZWALD,
+    name="zego",
+    players=3,
+    ladder=("cego", "eine", "leere", "zwei-leere", "zwei-verschiedene", "geiss"),
+    ulti=False,
+    piccolo=False,
+    bettel=False,
+    raeuber=False,
+    shown_leere_ordinary=True,
+    forced_press_shown=("zwei-verschiedene",),
+    pflichtsolo=True,
+)
+"""Seed 002: the Zego bidding page (three players, no Halbe)."""
+
+PROFILES: dict[str, Rules] = {r.name: r for r in (SCHWARZWALD, TITISEE, ZEGO)}
+DEFAULT_PROFILE = "schwarzwald"
+
+
+def rules_for(profile: object, options: object = None) -> Rules:
+    """The rules of a named profile with a table's overrides."""
+    if not isinstance(profile, str) or profile not in PROFILES:
+        raise RecordError(f"unknown Cego profile {profile!r} (known: {', '.join(PROFILES)})")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RecordError("options must be an object of setting overrides")
+    return PROFILES[profile].with_options(options)
+
+
+def settings_doc() -> list[tuple[str, str]]:
+    """(setting, meaning) for every setting, in declaration order."""
+    return [(f.name, str(f.metadata["doc"])) for f in fields(Rules) if f.name != "name"]
+
+
+def settings_table() -> str:
+    """The Markdown table of every setting of every profile (``docs/rules/cego.md`` holds it)."""
+
+    def show(value: Any) -> str:
+        if isinstance(value, tuple):
+            return ", ".join(str(v) for v in value) if value else "–"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if value == "":
+            return "–"
+        return str(value)
+
+    names = list(PROFILES)
+    lines = [
+        "| setting | " + " | ".join(f"`{n}`" for n in names) + " | meaning |",
+        "|---|" + "---|" * len(names) + "---|",
+    ]
+    for key, doc in settings_doc():
+        values = [show(getattr(PROFILES[n], key)) for n in names]
+        lines.append(f"| `{key}` | " + " | ".join(values) + f" | {doc} |")
+    return "\n".join(lines) + "\n"

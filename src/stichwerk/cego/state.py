@@ -1,0 +1,1317 @@
+"""A Cego deal as a deterministic state machine: the one core every consumer drives.
+
+The phases follow RULINGS.md in order:
+
+1. **Solo round** from Vorhand: ``fort``, ``solo``, ``ulti`` (``soli-ulti``); an Ulti ends it.
+2. **Gegensolo** against a standing Solo, from the seat after the soloist.
+3. **Special round** (``piccolo``, ``bettel``) when no Solo or Ulti stands.
+4. **Auction** (*Steigern*): Vorhand must say ``cego``; challengers raise one step or say ``gut``;
+   the holder answers ``selbst`` or ``gut``.
+5. **Räuber**: Vorhand, when all said ``gut`` to his forced Cego, says ``spielen`` or ``raeuber``.
+6. **Exchange** with the blind (*der Blinde*): ``lay-out``, ``keep``, ``press``, ``withdraw``.
+7. **Play** of the tricks, then **scoring**.
+
+Seats are table seats. At a 5-table the dealer sits out: he is dealt no cards and settles like a
+defender. ``order`` lists the seats dealt in, Vorhand (the seat after the dealer) first.
+"""
+
+import copy
+from collections.abc import Sequence
+from typing import Any, Self
+
+from stichwerk.cego import cards as C
+from stichwerk.cego import scoring
+from stichwerk.cego.cards import CODES, ID, SUIT_MASK, SUIT_OF, TRUMP, TRUMPS
+from stichwerk.cego.contracts import EXCHANGES, FIXED, OWN_HAND
+from stichwerk.cego.profiles import Rules
+from stichwerk.core.action import Action
+from stichwerk.core.bits import Bits, bits_list, highest, lowest
+from stichwerk.core.errors import CardError, IllegalAction
+
+SOLO, GEGENSOLO, SPECIAL, AUCTION, RAEUBER, EXCHANGE, PLAY, OVER = (
+    "solo",
+    "gegensolo",
+    "special",
+    "auction",
+    "raeuber",
+    "exchange",
+    "play",
+    "over",
+)
+
+_RULE_CARDS = (C.T22, C.T21, C.T1)
+"""Räuber nach Regeln: the card that must fall in tricks 1, 2 and 3."""
+
+# Cached actions: play actions are made once per (seat, card), so the hot path allocates nothing.
+_PLAY: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action(seat, "play", card=CODES[c]) for c in range(54)) for seat in range(5)
+)
+_SAY: dict[tuple[int, str], Action] = {
+    (seat, word): Action(seat, word)
+    for seat in range(5)
+    for word in (
+        "fort", "solo", "ulti", "soli-ulti", "gegensolo", "piccolo", "bettel", "cego", "halbe",
+        "eine", "leere", "zwei-leere", "zwei-verschiedene", "geiss", "selbst", "gut", "spielen",
+        "raeuber", "aufdecken",
+    )
+}  # fmt: skip
+
+
+def _say(seat: int, word: str) -> Action:
+    return _SAY[(seat, word)]
+
+
+def _names(mask: Bits) -> str:
+    return " ".join(CODES[c] for c in sorted(bits_list(mask), key=C.sort_key))
+
+
+def hand_size(players: int) -> int:
+    """Cards per hand: 11 with four dealt in, 13 with three."""
+    return 13 if players == 3 else 11
+
+
+def blind_size(players: int) -> int:
+    """Cards in the blind: 10 with four dealt in, 12 with three."""
+    return 12 if players == 3 else 10
+
+
+def is_pflichtsolo(rules: Rules, hand: Bits, players: int) -> bool:
+    """Whether a dealt hand must announce Solo (Pflichtsolo).
+
+    With four dealt in: ``pflichtsolo_trumps`` trumps (8), or ``pflichtsolo_short_trumps`` (7) of
+    which ``pflichtsolo_high_count`` (2) are T18 or higher and cards of at most two colours.
+    With three dealt in each threshold is one trump higher.
+    """
+    extra = 1 if players == 3 else 0
+    trumps = (hand & TRUMPS).bit_count()
+    if trumps >= rules.pflichtsolo_trumps + extra:
+        return True
+    if trumps < rules.pflichtsolo_short_trumps + extra:
+        return False
+    high = (hand & TRUMPS) >> (rules.pflichtsolo_high_from - 1)
+    colours = sum(1 for s in range(4) if hand & SUIT_MASK[s])
+    return high.bit_count() >= rules.pflichtsolo_high_count and colours <= (
+        rules.pflichtsolo_max_suits
+    )
+
+
+class CegoState:
+    """One Cego deal. Build it with :func:`new_deal` or from a record; drive it with actions."""
+
+    game = "cego"
+
+    __slots__ = (
+        "_await",
+        "_challenger",
+        "_exchange_step",
+        "_gegensolo",
+        "_holder",
+        "_last_winner",
+        "_level",
+        "_mask",
+        "_next_seat",
+        "_picked_up",
+        "_queue",
+        "_raised",
+        "_result",
+        "_seats",
+        "_speakers",
+        "_standing",
+        "_trick",
+        "announcer",
+        "aufgedeckt",
+        "blind",
+        "contract",
+        "deal_type",
+        "dealer",
+        "dealt",
+        "declarer",
+        "dropped",
+        "forced_leads",
+        "forced_press",
+        "hands",
+        "history",
+        "laid_away",
+        "laid_out",
+        "last_trick",
+        "leader",
+        "never_wins",
+        "options",
+        "order",
+        "phase",
+        "piles",
+        "pressed",
+        "profile",
+        "removed",
+        "rules",
+        "schinder",
+        "shown",
+        "solo_seat",
+        "to_act_seat",
+        "trick_no",
+        "tricks_won",
+        "withdrawable",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        profile: str,
+        options: dict[str, Any],
+        dealer: int,
+        hands: Sequence[Bits],
+        blind: Bits,
+        deal_type: str | None = None,
+    ) -> None:
+        seats = len(hands)
+        self.rules = rules
+        self.profile = profile
+        self.options = dict(options)
+        self.dealer = dealer
+        self.dealt: tuple[Bits, ...] = tuple(hands)
+        self.hands: list[Bits] = list(hands)
+        self.blind = blind
+        self.deal_type = deal_type
+        if seats == 5:
+            self.order = [(dealer + i) % 5 for i in range(1, 5)]
+        else:
+            self.order = [(dealer + i) % seats for i in range(1, seats + 1)]
+        self._seats = seats
+        self._next_seat = [0] * seats
+        for i, seat in enumerate(self.order):
+            self._next_seat[seat] = self.order[(i + 1) % len(self.order)]
+        self._mask = -1
+        players = len(self.order)
+        self.removed: Bits = C.REMOVED_FOR_THREE if players == 3 else 0
+        self.history: list[Action] = []
+        self.phase = SOLO
+        self.to_act_seat: int | None = self.order[0]
+        self.contract: str | None = None
+        self.declarer: int | None = None
+        self.announcer: int | None = None
+        self.solo_seat: int | None = None
+        self.schinder: list[int] = []
+        self.aufgedeckt = False
+        self.dropped: list[int] = []
+        self._speakers: list[int] = []
+        self._standing: tuple[int, str] | None = None
+        self._gegensolo = False
+        self._holder = -1
+        self._level = 0
+        self._challenger: int | None = None
+        self._queue: list[int] = []
+        self._await = ""
+        self._raised = False
+        self._exchange_step = ""
+        self._picked_up: Bits = 0
+        self.laid_out: Bits = 0
+        self.never_wins: Bits = 0
+        self.shown: Bits = 0
+        self.withdrawable: Bits = 0
+        self.laid_away: Bits = 0
+        self.pressed: Bits = 0
+        self.forced_press: Bits = 0
+        self.forced_leads = 0
+        self.trick_no = 0
+        self.leader: int | None = None
+        self._trick: list[tuple[int, int]] = []
+        self.last_trick: tuple[tuple[tuple[int, int], ...], int] | None = None
+        self._last_winner: int | None = None
+        self.tricks_won = [0] * seats
+        self.piles: list[Bits] = [0] * seats
+        self._result: dict[str, Any] | None = None
+        if deal_type == "drescher":
+            self._start_play("drescher", None)
+        elif deal_type == "pflichtraeuber":
+            self.announcer = self.order[0]
+            self._start_play("raeuber", None)
+        elif rules.solo or rules.ulti:
+            self._open_round(SOLO, list(self.order))
+        else:
+            self._after_solo_round()
+
+    # ----------------------------------------------------------------- basics
+
+    @property
+    def seats(self) -> int:
+        """Seats at the table (5 when the dealer sits out)."""
+        return self._seats
+
+    @property
+    def players(self) -> int:
+        """Seats dealt in (3 or 4)."""
+        return len(self.order)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is, or ``None`` when the deal is over."""
+        return self.to_act_seat
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal has ended."""
+        return self.phase == OVER
+
+    @property
+    def vorhand(self) -> int:
+        """The seat after the dealer: speaks first, leads in Räuber and Drescher."""
+        return self.order[0]
+
+    @property
+    def trick(self) -> list[tuple[int, int]]:
+        """The trick in progress as (seat, card id) pairs."""
+        return list(self._trick)
+
+    @property
+    def value(self) -> int | None:
+        """The game value of the contract (ladder position, +1 after Gegensolo)."""
+        c = self.contract
+        if c is None:
+            return None
+        if c in EXCHANGES:
+            raise_by = self.rules.gegensolo_raise if self._gegensolo else 0
+            return self.rules.value_of(c) + raise_by
+        if c in ("solo", "soli-ulti"):
+            return self.rules.solo_value
+        if c in FIXED:
+            return scoring.fixed_value(self.rules, c)
+        if c == "drescher":
+            return self.rules.drescher_value
+        return self.rules.raeuber_value
+
+    @property
+    def gegensolo(self) -> bool:
+        """Whether the contract was won in an auction after a Gegensolo."""
+        return self._gegensolo
+
+    def _next(self, seat: int) -> int:
+        return self._next_seat[seat]
+
+    def clone(self) -> Self:
+        """An independent copy (lists copied, immutable parts shared)."""
+        other = object.__new__(type(self))
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = list(value)
+            elif isinstance(value, dict):
+                value = dict(value)
+            setattr(other, name, value)
+        return other
+
+    # ---------------------------------------------------------- rounds of speech
+
+    def _open_round(self, phase: str, speakers: list[int]) -> None:
+        self.phase = phase
+        self._speakers = speakers
+        self._standing = None
+        self.to_act_seat = speakers[0]
+
+    def _speak_next(self) -> bool:
+        """Move to the next speaker of the round; False when the round is over."""
+        self._speakers.pop(0)
+        if self._speakers:
+            self.to_act_seat = self._speakers[0]
+            return True
+        return False
+
+    def _after_solo_round(self) -> None:
+        standing = self._standing
+        if standing is not None and standing[1] == "solo":
+            self.solo_seat = standing[0]
+            if self.rules.gegensolo:
+                soloist = standing[0]
+                after = [self._next(soloist)]
+                while len(after) < self.players - 1:
+                    after.append(self._next(after[-1]))
+                self._open_round(GEGENSOLO, after)
+                return
+            self._declare("solo", standing[0])
+            return
+        if standing is not None:
+            self._declare(standing[1], standing[0])
+            return
+        if self.rules.piccolo or self.rules.bettel:
+            self._open_round(SPECIAL, list(self.order))
+            return
+        self._open_auction(self.order[0], gegensolo=False)
+
+    def _open_auction(self, opener: int, *, gegensolo: bool) -> None:
+        self.phase = AUCTION
+        self._gegensolo = gegensolo
+        self._holder = opener
+        self._level = 0
+        self._raised = False
+        seat_list = [opener]
+        while len(seat_list) < self.players:
+            seat_list.append(self._next(seat_list[-1]))
+        if gegensolo and not self.rules.soloist_bids_after_gegensolo:
+            seat_list = [s for s in seat_list if s != self.solo_seat]
+        self._queue = seat_list[1:]
+        if gegensolo:
+            self._next_challenger()
+        else:
+            self._await = "open"
+            self._challenger = None
+            self.to_act_seat = opener
+
+    def _next_challenger(self) -> None:
+        if self._queue:
+            self._challenger = self._queue.pop(0)
+            self._await = "challenger"
+            self.to_act_seat = self._challenger
+        else:
+            self._challenger = None
+            self._end_auction()
+
+    def _end_auction(self) -> None:
+        contract = self.rules.ladder[self._level]
+        holder = self._holder
+        if (
+            self.rules.raeuber
+            and not self._gegensolo
+            and not self._raised
+            and holder == self.order[0]
+        ):
+            self.phase = RAEUBER
+            self.to_act_seat = holder
+            return
+        self._declare(contract, holder)
+
+    def _declare(self, contract: str, declarer: int | None) -> None:
+        self.contract = contract
+        self.declarer = declarer
+        if contract in EXCHANGES:
+            self.phase = EXCHANGE
+            self.to_act_seat = declarer
+            ex = EXCHANGES[contract]
+            if ex.lay_out:
+                self._exchange_step = "lay-out"
+            else:
+                self._exchange_step = "keep"
+            return
+        self._start_play(contract, declarer)
+
+    def _start_play(self, contract: str, declarer: int | None) -> None:
+        self.contract = contract
+        self.declarer = declarer
+        self.phase = PLAY
+        self.trick_no = 0
+        self._exchange_step = ""
+        leader = declarer if declarer is not None else self.order[0]
+        self.leader = leader
+        self.to_act_seat = leader
+
+    # ---------------------------------------------------------------- feasibility
+
+    def _lay_out_options(self, hand: Bits, kind: str) -> list[Bits]:
+        """Every set of cards the declarer may lay out for a contract's ``kind``."""
+        if kind == "geiss":
+            return [1 << C.T1] if hand & (1 << C.T1) else []
+        options = self._lay_out_from(hand & C.LEERE, kind)
+        if not options and self.rules.picture_for_leere:
+            options = self._lay_out_from(hand & C.COLOURS, kind)
+        return options
+
+    @staticmethod
+    def _lay_out_from(pool: Bits, kind: str) -> list[Bits]:
+        cards = bits_list(pool)
+        if kind == "leere":
+            return [1 << c for c in cards]
+        out: list[Bits] = []
+        for i, a in enumerate(cards):
+            for b in cards[i + 1 :]:
+                same = SUIT_OF[a] == SUIT_OF[b]
+                if same == (kind == "same"):
+                    out.append((1 << a) | (1 << b))
+        return out
+
+    def _can_play(self, seat: int, contract: str) -> bool:
+        """Whether ``seat``'s dealt hand can fulfil a ladder contract's lay-out."""
+        ex = EXCHANGES[contract]
+        if not ex.lay_out:
+            return True
+        return bool(self._lay_out_options(self.hands[seat], ex.lay_out_kind))
+
+    def _cannot_play_reason(self, seat: int, contract: str) -> str:
+        kind = EXCHANGES[contract].lay_out_kind
+        what = {
+            "geiss": "does not hold the Geiß (T1)",
+            "leere": "holds no Leere",
+            "same": "holds no two Leere of one suit",
+            "different": "holds no Leere of two different suits",
+        }[kind]
+        return f"seat {seat} cannot play {contract}: {what}"
+
+    # --------------------------------------------------------------- legal actions
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every action ``seat`` (default: the seat to act) may take now."""
+        if seat is None:
+            seat = self.to_act_seat
+        if seat is None or seat != self.to_act_seat:
+            return []
+        phase = self.phase
+        if phase == PLAY:
+            mask = self.legal_mask()
+            row = _PLAY[seat]
+            out = [row[c] for c in bits_list(mask)]
+            if self.trick_no == 0 and not self._trick and seat == self.declarer:
+                out.extend(self._pre_lead_actions(seat))
+            return out
+        if phase == SOLO:
+            return [_say(seat, w) for w in self._solo_words(seat)]
+        if phase == GEGENSOLO:
+            return [_say(seat, "fort"), _say(seat, "gegensolo")]
+        if phase == SPECIAL:
+            return [_say(seat, w) for w in self._special_words()]
+        if phase == AUCTION:
+            return [_say(seat, w) for w in self._auction_words(seat)]
+        if phase == RAEUBER:
+            return [_say(seat, "spielen"), _say(seat, "raeuber")]
+        if phase == EXCHANGE:
+            return self._exchange_actions(seat)
+        return []
+
+    def _solo_words(self, seat: int) -> list[str]:
+        rules = self.rules
+        standing = self._standing
+        words = ["fort"]
+        if rules.solo and standing is None:
+            words.append("solo")
+        has_geiss = bool(self.hands[seat] & (1 << C.T1))
+        if rules.ulti and has_geiss:
+            words.append("ulti")
+        if rules.soli_ulti and has_geiss:
+            words.append("soli-ulti")
+        return words
+
+    def _special_words(self) -> list[str]:
+        standing = self._standing
+        words = ["fort"]
+        if self.rules.piccolo:
+            words.append("piccolo")
+        if self.rules.bettel and standing is None:
+            words.append("bettel")
+        return words
+
+    def _auction_words(self, seat: int) -> list[str]:
+        if self._await == "open":
+            return ["cego"]
+        if self._await == "holder":
+            contract = self.rules.ladder[self._level]
+            return ["selbst", "gut"] if self._can_play(seat, contract) else ["gut"]
+        ladder = self.rules.ladder
+        nxt = self._level + 1
+        if nxt < len(ladder) and self._can_play(seat, ladder[nxt]):
+            return [ladder[nxt], "gut"]
+        return ["gut"]
+
+    def _exchange_actions(self, seat: int) -> list[Action]:
+        assert self.contract is not None
+        ex = EXCHANGES[self.contract]
+        hand = self.hands[seat]
+        step = self._exchange_step
+        out: list[Action] = []
+        if step == "lay-out":
+            for option in self._lay_out_options(hand, ex.lay_out_kind):
+                out.append(Action(seat, "lay-out", cards=tuple(C.codes(option))))
+        elif step == "keep":
+            pool = bits_list(hand & ~self.laid_out)
+            if ex.keep == 1:
+                out = [Action(seat, "keep", cards=(CODES[c],)) for c in pool]
+            else:
+                out = [
+                    Action(seat, "keep", cards=(CODES[a], CODES[b]))
+                    for i, a in enumerate(pool)
+                    for b in pool[i + 1 :]
+                ]
+        elif step == "press":
+            for c in bits_list(self._press_pool()):
+                out.append(Action(seat, "press", cards=(CODES[c],)))
+        out.extend(self._pre_lead_actions(seat))
+        return out
+
+    def _press_pool(self) -> Bits:
+        assert self.contract is not None and self.declarer is not None
+        ex = EXCHANGES[self.contract]
+        hand = self.hands[self.declarer] & ~self.laid_out
+        if ex.press == "choice":
+            return hand
+        return hand & self._picked_up
+
+    def _pre_lead_actions(self, seat: int) -> list[Action]:
+        """``withdraw`` and ``aufdecken``: open to the declarer until the first card is led."""
+        if self.trick_no or self._trick or seat != self.declarer:
+            return []
+        out: list[Action] = []
+        if self._exchange_step not in ("lay-out", "keep"):
+            for leer, better in self._withdraw_options():
+                out.append(Action(seat, "withdraw", cards=(CODES[leer], CODES[better])))
+        if self._may_aufdecken():
+            out.append(_say(seat, "aufdecken"))
+        return out
+
+    def _withdraw_options(self) -> list[tuple[int, int]]:
+        if not self.rules.withdraw_leere or self.declarer is None:
+            return []
+        hand = self.hands[self.declarer]
+        out = []
+        for leer in bits_list(self.withdrawable & self.laid_out):
+            suit = SUIT_OF[leer]
+            for better in bits_list(self._picked_up & hand & SUIT_MASK[suit] & ~self.laid_out):
+                if better > leer:
+                    out.append((leer, better))
+        return out
+
+    def _may_aufdecken(self) -> bool:
+        return (
+            self.rules.pflichtsolo
+            and self.contract in EXCHANGES
+            and self.trick_no == 0
+            and not self._trick
+            and self.phase in (EXCHANGE, PLAY)
+        )
+
+    def legal_mask(self) -> Bits:
+        """The cards the seat to play may play now (play phase only), as a bit set."""
+        mask = self._mask
+        if mask < 0:
+            mask = self._mask = self._legal_mask()
+        return mask
+
+    def _legal_mask(self) -> Bits:
+        seat = self.to_act_seat
+        if self.phase != PLAY or seat is None:
+            return 0
+        hand = self.hands[seat]
+        trick = self._trick
+        trick_no = self.trick_no
+        if trick_no < self.forced_leads and not trick and seat == self.declarer:
+            return hand & self.laid_out
+        if self.contract == "raeuber" and self.rules.raeuber_nach_regeln and trick_no < 3:
+            must = _RULE_CARDS[trick_no]
+            if hand & (1 << must):
+                return 1 << must
+            later = 0
+            for c in _RULE_CARDS[trick_no + 1 :]:
+                later |= 1 << c
+            reduced = hand & ~later
+            if reduced:
+                hand = reduced
+        if not trick:
+            return hand
+        led = SUIT_OF[trick[0][1]]
+        follow = hand & SUIT_MASK[led]
+        if follow:
+            return follow
+        trumps = hand & TRUMPS
+        return trumps if trumps else hand
+
+    # ---------------------------------------------------------------- verification
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        try:
+            self._check(action)
+        except (IllegalAction, CardError):
+            return False
+        return True
+
+    def verify(self, action: Action) -> None:
+        """Raise ``IllegalAction`` naming the rule ``action`` breaks."""
+        self._check(action)
+
+    def _card(self, text: str) -> int:
+        card = ID.get(text)
+        return card if card is not None else C.parse(text)
+
+    def _check(self, action: Action) -> tuple[str, Any]:
+        """Check ``action`` without changing anything; return what ``apply`` needs."""
+        seat = action.seat
+        if not 0 <= seat < self._seats:
+            raise IllegalAction(f"there is no seat {seat} at this table")
+        if self.phase == OVER:
+            raise IllegalAction("the deal is over")
+        act = action.act
+        if seat != self.to_act_seat:
+            raise IllegalAction(f"it is seat {self.to_act_seat}'s turn, not seat {seat}'s")
+        phase = self.phase
+        if act in ("withdraw", "aufdecken") and phase in (EXCHANGE, PLAY):
+            return self._check_pre_lead(action)
+        if phase == PLAY:
+            if act != "play":
+                raise IllegalAction(f"'{act}' is not possible now: the cards are being played")
+            if action.card is None:
+                raise IllegalAction("'play' needs a 'card'")
+            card = self._card(action.card)
+            self._check_play(seat, card)
+            return ("play", card)
+        if action.card is not None or (action.cards and phase != EXCHANGE):
+            raise IllegalAction(f"'{act}' takes no cards")
+        if phase == EXCHANGE:
+            return self._check_exchange(action)
+        words: list[str]
+        if phase == SOLO:
+            words = self._solo_words(seat)
+            where = "the Solo round (fort, solo, ulti)"
+        elif phase == GEGENSOLO:
+            words = ["fort", "gegensolo"]
+            where = "the Gegensolo round (fort, gegensolo)"
+        elif phase == SPECIAL:
+            words = self._special_words()
+            where = "the special round (fort, piccolo, bettel)"
+        elif phase == AUCTION:
+            words = self._auction_words(seat)
+            where = "the auction"
+        else:
+            words = ["spielen", "raeuber"]
+            where = "Vorhand's choice after all said gut (spielen, raeuber)"
+        if act not in words:
+            raise IllegalAction(self._why_not_word(seat, act, where))
+        return ("say", act)
+
+    def _why_not_word(self, seat: int, act: str, where: str) -> str:
+        rules = self.rules
+        phase = self.phase
+        if phase == SOLO:
+            if act in ("ulti", "soli-ulti") and not (
+                rules.ulti if act == "ulti" else rules.soli_ulti
+            ):
+                return f"{act} is not played under these rules"
+            if act in ("ulti", "soli-ulti"):
+                return f"seat {seat} cannot announce {act}: does not hold the Geiß (T1)"
+            if act == "solo" and self._standing is not None:
+                return "a Solo already stands: only Ulti outranks it"
+            if act == "solo":
+                return "Solo is not played under these rules"
+        if phase == SPECIAL and act in ("piccolo", "bettel"):
+            if not getattr(rules, act):
+                return f"{act} is not played under these rules"
+            return "Piccolo already stands and outranks Bettel; an equal bid loses to the earlier"
+        if phase == AUCTION:
+            ladder = rules.ladder
+            if self._await == "open":
+                return "Vorhand must open the auction with 'cego'"
+            if act in ladder:
+                nxt = self._level + 1
+                if self._await == "holder":
+                    return f"seat {seat} holds {ladder[self._level]}: answer 'selbst' or 'gut'"
+                if nxt >= len(ladder):
+                    return f"{ladder[self._level]} is the top of the ladder: only 'gut' is left"
+                if act != ladder[nxt]:
+                    return f"bids go up exactly one step: the next is '{ladder[nxt]}'"
+                return self._cannot_play_reason(seat, act)
+            if act == "selbst" and self._await == "holder":
+                return self._cannot_play_reason(seat, ladder[self._level])
+            if act == "selbst":
+                return "'selbst' answers a raise: the challenger must raise or say 'gut'"
+        return f"'{act}' is not possible in {where}"
+
+    def _check_play(self, seat: int, card: int) -> None:
+        hand = self.hands[seat]
+        if not hand & (1 << card):
+            raise IllegalAction(f"seat {seat} does not hold {CODES[card]}")
+        mask = self.legal_mask()
+        if mask & (1 << card):
+            return
+        trick = self._trick
+        trick_no = self.trick_no
+        if trick_no < self.forced_leads and not trick and seat == self.declarer:
+            if self.contract == "geiss":
+                raise IllegalAction("the Geiß (T1) must be led to trick 1")
+            raise IllegalAction(
+                f"seat {seat} must lead a laid-out card ({_names(self.laid_out)}) "
+                f"to trick {trick_no + 1}"
+            )
+        if self.contract == "raeuber" and self.rules.raeuber_nach_regeln and trick_no < 3:
+            must = _RULE_CARDS[trick_no]
+            if hand & (1 << must):
+                raise IllegalAction(
+                    f"Räuber nach Regeln: {CODES[must]} must fall in trick {trick_no + 1}"
+                )
+            if card in _RULE_CARDS[trick_no + 1 :]:
+                when = _RULE_CARDS.index(card) + 1
+                raise IllegalAction(
+                    f"Räuber nach Regeln: {CODES[card]} may not fall before trick {when}"
+                )
+        led = SUIT_OF[trick[0][1]]
+        follow = hand & SUIT_MASK[led]
+        if follow:
+            raise IllegalAction(
+                f"seat {seat} must follow {C.describe_suit(led)}: holds {_names(mask)}"
+            )
+        raise IllegalAction(
+            f"seat {seat} cannot follow {C.describe_suit(led)} and must trump: holds {_names(mask)}"
+        )
+
+    def _check_pre_lead(self, action: Action) -> tuple[str, Any]:
+        seat = action.seat
+        act = action.act
+        if seat != self.declarer or self.trick_no or self._trick:
+            raise IllegalAction(f"'{act}' is only for the declarer before the first lead")
+        if act == "aufdecken":
+            if not self._may_aufdecken():
+                if not self.rules.pflichtsolo:
+                    raise IllegalAction("aufdecken is not played under these rules")
+                raise IllegalAction("aufdecken is only possible in an auction contract")
+            return ("aufdecken", None)
+        if not self.rules.withdraw_leere:
+            raise IllegalAction("withdrawing a laid-out Leere is not played under these rules")
+        if self._exchange_step in ("lay-out", "keep"):
+            raise IllegalAction("a Leere may be withdrawn only after taking up the blind")
+        if len(action.cards) != 2:
+            raise IllegalAction(
+                "'withdraw' needs two cards: the laid-out Leere and its replacement"
+            )
+        leer, better = (self._card(t) for t in action.cards)
+        if (leer, better) in self._withdraw_options():
+            return ("withdraw", (leer, better))
+        if not self.withdrawable & self.laid_out & (1 << leer):
+            raise IllegalAction(f"{CODES[leer]} is not a laid-out Leere that may be withdrawn")
+        raise IllegalAction(
+            f"{CODES[better]} must be a higher card of the same suit found in the blind"
+        )
+
+    def _check_exchange(self, action: Action) -> tuple[str, Any]:
+        seat = action.seat
+        act = action.act
+        step = self._exchange_step
+        assert self.contract is not None
+        ex = EXCHANGES[self.contract]
+        if act != step:
+            raise IllegalAction(f"the declarer must now {step.replace('-', ' ')}, not '{act}'")
+        picked = [self._card(t) for t in action.cards]
+        mask = 0
+        for card in picked:
+            if mask & (1 << card):
+                raise IllegalAction(f"card {CODES[card]} is named twice")
+            mask |= 1 << card
+        hand = self.hands[seat]
+        missing = mask & ~hand
+        if missing:
+            raise IllegalAction(f"seat {seat} does not hold {_names(missing)}")
+        if step == "lay-out":
+            options = self._lay_out_options(hand, ex.lay_out_kind)
+            if mask in options:
+                return ("lay-out", mask)
+            raise IllegalAction(self._lay_out_reason(ex.lay_out_kind, mask))
+        if step == "keep":
+            if len(picked) != ex.keep:
+                raise IllegalAction(f"{self.contract} keeps exactly {ex.keep} hand card(s)")
+            if mask & self.laid_out:
+                raise IllegalAction("a laid-out card cannot also be kept")
+            return ("keep", mask)
+        if len(picked) != 1:
+            raise IllegalAction("press exactly one card")
+        if mask & self.laid_out:
+            raise IllegalAction("a laid-out card cannot be pressed")
+        if not mask & self._press_pool():
+            raise IllegalAction(f"{self.contract}: the card pressed must be one picked up")
+        return ("press", mask)
+
+    def _lay_out_reason(self, kind: str, mask: Bits) -> str:
+        need = {
+            "geiss": "Geiß lays out the T1",
+            "leere": "lay out exactly one Leere",
+            "same": "lay out two Leere of one suit",
+            "different": "lay out two Leere of different suits",
+        }[kind]
+        if self.rules.picture_for_leere and kind != "geiss":
+            need += " (a picture only when no Leere will do)"
+        return f"{self.contract}: {need}, not {_names(mask) or 'nothing'}"
+
+    # --------------------------------------------------------------------- apply
+
+    def apply(self, action: Action) -> Action:
+        """Verify ``action`` and apply it; return its canonical form (also the log entry)."""
+        kind, data = self._check(action)
+        seat = action.seat
+        self._mask = -1
+        canonical: Action
+        if kind == "play":
+            canonical = _PLAY[seat][data]
+            self.history.append(canonical)
+            self._play(seat, data)
+            return canonical
+        if kind == "say":
+            canonical = _say(seat, data)
+            self.history.append(canonical)
+            self._say_word(seat, data)
+            return canonical
+        if kind == "aufdecken":
+            canonical = _say(seat, "aufdecken")
+            self.history.append(canonical)
+            self._aufdecken()
+            return canonical
+        if kind == "withdraw":
+            leer, better = data
+            canonical = Action(seat, "withdraw", cards=(CODES[leer], CODES[better]))
+            self.history.append(canonical)
+            self._withdraw(leer, better)
+            return canonical
+        mask: Bits = data
+        canonical = Action(seat, kind, cards=tuple(C.codes(mask)))
+        self.history.append(canonical)
+        self._exchange(kind, mask)
+        return canonical
+
+    def _say_word(self, seat: int, word: str) -> None:
+        phase = self.phase
+        if phase == SOLO:
+            if word == "fort":
+                if (
+                    self.rules.pflichtsolo
+                    and self._standing is None
+                    and is_pflichtsolo(self.rules, self.dealt[seat], self.players)
+                ):
+                    self.schinder.append(seat)
+            else:
+                self._standing = (seat, word)
+                if word in ("ulti", "soli-ulti"):
+                    self._after_solo_round()
+                    return
+            if not self._speak_next():
+                self._after_solo_round()
+        elif phase == GEGENSOLO:
+            if word == "gegensolo":
+                self._open_auction(seat, gegensolo=True)
+            elif not self._speak_next():
+                assert self.solo_seat is not None
+                self._declare("solo", self.solo_seat)
+        elif phase == SPECIAL:
+            if word != "fort":
+                self._standing = (seat, word)
+            if word == "piccolo" or not self._speak_next():
+                if self._standing is not None:
+                    self._declare(self._standing[1], self._standing[0])
+                else:
+                    self._open_auction(self.order[0], gegensolo=False)
+        elif phase == AUCTION:
+            self._bid(seat, word)
+        elif phase == RAEUBER:
+            if word == "raeuber":
+                self.announcer = seat
+                self._start_play("raeuber", None)
+            else:
+                self._declare(self.rules.ladder[0], seat)
+
+    def _bid(self, seat: int, word: str) -> None:
+        if self._await == "open":
+            self._next_challenger()
+        elif self._await == "challenger":
+            if word == "gut":
+                self.dropped.append(seat)
+                self._next_challenger()
+            else:
+                self._level += 1
+                self._raised = True
+                self._await = "holder"
+                self.to_act_seat = self._holder
+        elif word == "selbst":
+            self._await = "challenger"
+            self.to_act_seat = self._challenger
+        else:
+            self.dropped.append(seat)
+            assert self._challenger is not None
+            self._holder = self._challenger
+            self._next_challenger()
+
+    def _exchange(self, kind: str, mask: Bits) -> None:
+        seat = self.declarer
+        assert seat is not None and self.contract is not None
+        ex = EXCHANGES[self.contract]
+        if kind == "lay-out":
+            self.laid_out = mask
+            self.shown |= mask
+            if ex.lay_out_kind == "geiss":
+                self.forced_leads = 1
+                self.never_wins |= mask
+            elif not self.rules.shown_leere_ordinary:
+                self.forced_leads = ex.lay_out
+                self.never_wins |= mask
+                self.withdrawable = mask & C.LEERE
+            if ex.keep:
+                self._exchange_step = "keep"
+            else:
+                self._take_blind(mask)
+        elif kind == "keep":
+            self._take_blind(mask | self.laid_out)
+        else:
+            self.pressed |= mask
+            self.hands[seat] &= ~mask
+            self._start_play(self.contract, seat)
+
+    def _take_blind(self, kept: Bits) -> None:
+        seat = self.declarer
+        assert seat is not None and self.contract is not None
+        ex = EXCHANGES[self.contract]
+        self.laid_away = self.hands[seat] & ~kept
+        self.hands[seat] = kept | self.blind
+        self._picked_up = self.blind
+        press = ex.press
+        if press in ("lowest-trump", "highest-trump"):
+            trumps = self.blind & TRUMPS
+            if trumps:
+                card = lowest(trumps) if press == "lowest-trump" else highest(trumps)
+                self.forced_press = 1 << card
+                self.hands[seat] &= ~self.forced_press
+                press = ""
+        if press:
+            self._exchange_step = "press"
+            self.to_act_seat = seat
+        else:
+            self._start_play(self.contract, seat)
+
+    def _withdraw(self, leer: int, better: int) -> None:
+        """Sonderregel: the laid-out Leere goes back to the hand (never to win); the better
+        card found in the blind is laid out in its place (and may win)."""
+        self.laid_out = (self.laid_out & ~(1 << leer)) | (1 << better)
+        self.withdrawable &= ~(1 << leer)
+        self.shown |= 1 << better
+
+    def _aufdecken(self) -> None:
+        """All hands are shown; a Solo-Schinder is Berg, else the declarer. The deal ends."""
+        self.aufgedeckt = True
+        self._finish()
+
+    def _play(self, seat: int, card: int) -> None:
+        bit = 1 << card
+        self.hands[seat] &= ~bit
+        self.laid_out &= ~bit
+        trick = self._trick
+        trick.append((seat, card))
+        if len(trick) < len(self.order):
+            self.to_act_seat = self._next(seat)
+            return
+        winner = self._trick_winner(trick)
+        pile = 0
+        for _, c in trick:
+            pile |= 1 << c
+        self.piles[winner] |= pile
+        self.tricks_won[winner] += 1
+        self.last_trick = (tuple(trick), winner)
+        self._last_winner = winner
+        self._trick = []
+        self.trick_no += 1
+        if self._decided() or self.trick_no == hand_size(self.players):
+            self._finish()
+            return
+        leader = winner
+        if self.trick_no < self.forced_leads:
+            assert self.declarer is not None
+            leader = self.declarer
+        self.leader = leader
+        self.to_act_seat = leader
+
+    def _trick_winner(self, trick: list[tuple[int, int]]) -> int:
+        """Highest trump, else the highest card of the suit led; a card that may never win is
+        passed over, and if nothing else follows or trumps, the card after it takes the trick."""
+        led = SUIT_OF[trick[0][1]]
+        never = self.never_wins
+        best_seat = -1
+        best_key = -1
+        for seat, card in trick:
+            if never & (1 << card):
+                continue
+            suit = SUIT_OF[card]
+            if suit == TRUMP:
+                key = 100 + card
+            elif suit == led:
+                key = card
+            else:
+                continue
+            if key > best_key:
+                best_key = key
+                best_seat = seat
+        if best_seat < 0:
+            return trick[1][0]
+        return best_seat
+
+    def _decided(self) -> bool:
+        """Whether a fixed game's outcome is known before the last trick."""
+        if not self.rules.stop_when_decided:
+            return False
+        contract = self.contract
+        declarer = self.declarer
+        if declarer is None:
+            return False
+        if contract == "bettel":
+            return self.tricks_won[declarer] > 0
+        if contract == "piccolo":
+            return self.tricks_won[declarer] > 1
+        if contract == "ulti":
+            fallen = 0
+            for pile in self.piles:
+                fallen |= pile
+            return bool(fallen & (1 << C.T1))
+        return False
+
+    # ------------------------------------------------------------------ results
+
+    def _finish(self) -> None:
+        self.phase = OVER
+        self.to_act_seat = None
+        self.leader = None
+        self._result = self._score()
+
+    def result(self) -> dict[str, Any] | None:
+        """The scored result once the deal is over (the record's ``result``), else ``None``."""
+        return None if self._result is None else copy.deepcopy(self._result)
+
+    def _declarer_pile(self) -> tuple[Bits, Bits]:
+        """(declarer's counting pile, defenders' pile) including laid-away, pressed and removed
+        cards (and the untouched blind in a Solo). They go to the defenders if the declarer took
+        no trick."""
+        declarer = self.declarer
+        assert declarer is not None
+        extra = self.laid_away | self.pressed | self.forced_press | self.removed
+        if self.contract in ("solo", "soli-ulti"):
+            extra |= self.blind
+        mine = self.piles[declarer]
+        theirs = 0
+        for seat, pile in enumerate(self.piles):
+            if seat != declarer:
+                theirs |= pile
+        if self.tricks_won[declarer]:
+            mine |= extra
+        else:
+            theirs |= extra
+        return mine, theirs
+
+    def card_points(self) -> dict[str, Any]:
+        """Card points per side (one-against-all) or per seat (Räuber, Drescher)."""
+        rules = self.rules
+        if self.declarer is None:
+            per_seat = [scoring.number(scoring.pile_points(rules, p)) for p in self.piles]
+            out_of_play = self.blind | self.removed
+            for hand in self.hands:
+                out_of_play |= hand
+            return {
+                "seats": per_seat,
+                "out_of_play": scoring.number(scoring.pile_points(rules, out_of_play)),
+            }
+        mine, theirs = self._declarer_pile()
+        rest = C.ALL & ~(mine | theirs)
+        return {
+            "declarer": scoring.number(scoring.pile_points(rules, mine)),
+            "defenders": scoring.number(scoring.pile_points(rules, theirs)),
+            "out_of_play": scoring.number(scoring.pile_points(rules, rest)),
+        }
+
+    def _score(self) -> dict[str, Any]:
+        rules = self.rules
+        seats = self.seats
+        contract = self.contract
+        declarer = self.declarer
+        assert contract is not None
+        value = self.value
+        assert value is not None
+        out: dict[str, Any] = {
+            "game": "cego",
+            "profile": self.profile,
+            "options": dict(self.options),
+            "dealer": self.dealer,
+            "contract": contract,
+            "declarer": declarer,
+            "value": value,
+            "gegensolo": self._gegensolo,
+        }
+        if contract == "raeuber":
+            out["announcer"] = self.announcer
+        out["tricks"] = list(self.tricks_won)
+        out["card_points"] = self.card_points()
+        if contract == "drescher":
+            out["last_trick_winner"] = self._last_winner
+        if contract in ("ulti", "soli-ulti"):
+            assert declarer is not None
+            out["last_trick_with_geiss"] = self._ulti_won(declarer)
+        if self.declarer is not None and contract in EXCHANGES:
+            out["laid_out"] = _sorted_codes(self.shown)
+            out["laid_away"] = _sorted_codes(self.laid_away)
+            out["pressed"] = _sorted_codes(self.pressed | self.forced_press)
+            out["forced_press"] = _sorted_codes(self.forced_press)
+        if self.aufgedeckt:
+            assert declarer is not None
+            out["aufgedeckt"] = {"schinder": list(self.schinder)}
+            score = scoring.score_aufdecken(
+                rules, seats=seats, declarer=declarer, value=value, schinder=self.schinder
+            )
+        elif contract == "raeuber":
+            playing = self.order
+            score = scoring.score_raeuber(
+                rules,
+                seats=seats,
+                playing=playing,
+                points={s: scoring.pile_points(rules, self.piles[s]) for s in playing},
+                tricks={s: self.tricks_won[s] for s in playing},
+                announcer=self.announcer,
+            )
+        elif contract == "drescher":
+            assert self._last_winner is not None
+            score = scoring.score_drescher(rules, seats=seats, last_trick=self._last_winner)
+        else:
+            assert declarer is not None
+            score = self._score_one_against_all(contract, declarer, value)
+        out["score"] = scoring.with_money(rules, score)
+        return out
+
+    def _ulti_won(self, declarer: int) -> bool:
+        """Ulti: the declarer won the last trick, and won it with the Geiß."""
+        last = self.last_trick
+        if last is None or self.trick_no != hand_size(self.players):
+            return False
+        cards, winner = last
+        return winner == declarer and (declarer, C.T1) in cards
+
+    def _score_one_against_all(self, contract: str, declarer: int, value: int) -> dict[str, Any]:
+        rules = self.rules
+        seats = self.seats
+        declarer_tricks = self.tricks_won[declarer]
+        defender_tricks = sum(self.tricks_won) - declarer_tricks
+        if contract in FIXED:
+            if contract == "ulti":
+                won = self._ulti_won(declarer)
+            elif contract == "piccolo":
+                won = declarer_tricks == 1
+            else:
+                won = declarer_tricks == 0
+            return scoring.score_fixed(
+                rules, seats=seats, declarer=declarer, contract=contract, won=won
+            )
+        mine, _ = self._declarer_pile()
+        solo_part = scoring.score_game(
+            rules,
+            seats=seats,
+            declarer=declarer,
+            value=value,
+            declarer_points=scoring.pile_points(rules, mine),
+            declarer_tricks=declarer_tricks,
+            defender_tricks=defender_tricks,
+            solo=contract in OWN_HAND,
+        )
+        if contract != "soli-ulti":
+            return solo_part
+        ulti_part = scoring.score_fixed(
+            rules, seats=seats, declarer=declarer, contract="ulti", won=self._ulti_won(declarer)
+        )
+        return scoring.combine_soli_ulti(solo_part, ulti_part)
+
+    # -------------------------------------------------------------------- views
+
+    def visible(self, seat: int | None) -> Bits:
+        """Every card ``seat`` has seen so far (a spectator: ``None``).
+
+        The basis of every view: the own dealt hand, every played and laid-out card, for the
+        declarer the blind he took up and what he laid away, a shown forced press, all hands
+        once shown by *aufdecken*, and everything once the deal is over.
+        """
+        if self.phase == OVER:
+            return C.ALL
+        seen = self.shown | self.laid_out
+        for p in self.piles:
+            seen |= p
+        for _, c in self._trick:
+            seen |= 1 << c
+        if self.contract is not None and self.contract in self.rules.forced_press_shown:
+            seen |= self.forced_press
+        if seat is None:
+            return seen
+        seen |= self.dealt[seat] | self.hands[seat]
+        if seat == self.declarer and self._picked_up:
+            seen |= self._picked_up | self.laid_away | self.pressed | self.forced_press
+        return seen
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see now (``None``: a spectator, who sees no hand)."""
+        over = self.phase == OVER
+        out: dict[str, Any] = {
+            "game": "cego",
+            "profile": self.profile,
+            "options": dict(self.options),
+            "seats": self.seats,
+            "players": self.players,
+            "dealer": self.dealer,
+            "vorhand": self.vorhand,
+            "seat": seat,
+            "phase": self.phase,
+            "to_act": self.to_act_seat,
+            "hand": None if seat is None else _sorted_codes(self.hands[seat]),
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "history": [self._seen_action(a, seat, over) for a in self.history],
+            "trick": [{"seat": s, "card": CODES[c]} for s, c in self._trick],
+            "trick_no": self.trick_no,
+            "leader": self.leader,
+            "last_trick": None,
+            "tricks_won": list(self.tricks_won),
+            "legal_actions": []
+            if seat is None
+            else [a.to_json() for a in self.legal_actions(seat)],
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "value": self.value,
+            "gegensolo": self._gegensolo,
+            "announcer": self.announcer,
+            "laid_out": _sorted_codes(self.laid_out),
+            "shown": _sorted_codes(self.shown),
+            "never_wins": _sorted_codes(self.never_wins & self.visible(None)),
+            "blind_size": self.blind.bit_count(),
+            "result": self.result(),
+        }
+        if self.last_trick is not None:
+            cards, winner = self.last_trick
+            out["last_trick"] = {
+                "cards": [{"seat": s, "card": CODES[c]} for s, c in cards],
+                "winner": winner,
+            }
+        if self.phase == AUCTION:
+            out["auction"] = {
+                "holder": self._holder,
+                "level": self.rules.ladder[self._level],
+                "challenger": self._challenger,
+                "dropped": list(self.dropped),
+            }
+        if self.contract is not None and self.contract in self.rules.forced_press_shown:
+            out["shown_press"] = C.codes(self.forced_press)
+        if seat is not None and seat == self.declarer and self._picked_up:
+            out["blind"] = _sorted_codes(self._picked_up)
+            out["laid_away"] = _sorted_codes(self.laid_away)
+            out["pressed"] = _sorted_codes(self.pressed | self.forced_press)
+        if over:
+            out["deal"] = {
+                "hands": [_sorted_codes(h) for h in self.dealt],
+                "blind": _sorted_codes(self.blind),
+            }
+        return out
+
+    def _seen_action(self, action: Action, seat: int | None, over: bool) -> dict[str, Any]:
+        if action.act in ("keep", "press") and action.seat != seat and not over:
+            return {"seat": action.seat, "act": action.act, "count": len(action.cards)}
+        return action.to_json()
+
+    # ------------------------------------------------------------------- records
+
+    def to_record(self) -> dict[str, Any]:
+        """The game record of NOTATION.md (with ``result`` once the deal is over)."""
+        record: dict[str, Any] = {
+            "game": "cego",
+            "profile": self.profile,
+            "options": dict(self.options),
+            "players": self.players,
+        }
+        if self.seats != self.players:
+            record["seats"] = self.seats
+        record["dealer"] = self.dealer
+        record["hands"] = [_sorted_codes(h) for h in self.dealt]
+        record["blind"] = _sorted_codes(self.blind)
+        if self.deal_type is not None:
+            record["deal_type"] = self.deal_type
+        record["actions"] = [a.to_json() for a in self.history]
+        if self._result is not None:
+            record["result"] = self.result()
+        return record
+
+
+def _sorted_codes(mask: Bits) -> list[str]:
+    return [CODES[c] for c in sorted(bits_list(mask), key=C.sort_key)]
