@@ -27,8 +27,9 @@ def random_deal(
         profile=profile,
         options=options,
         seed=seed,
+        players=seats,
         dealer=rng.randrange(seats),
-        table={"seats": seats, "duty_solo_owed": owed},
+        duty_solo_owed=owed,
     )
     while not state.is_over:
         if hook is not None:

@@ -230,7 +230,7 @@ def test_verwerfen_table(culprit: int, game_type: str, said: int, settlement: li
 
 
 def test_verwerfen_at_a_five_table_gives_the_sitter_nothing() -> None:
-    s = verworfen(1, "solo-damen", seats=5, sitting=4)
+    s = verworfen(1, "solo-damen", seats=5, dealer=4)
     assert score_summary(s)["settlement"] == [6, 0, 6, 6, 0]
 
 

@@ -159,16 +159,17 @@ class Series:
         return int(self.rules.bock_factor ** self._bock[0])
 
     def deal_args(self) -> dict[str, Any]:
-        """Arguments for the game's ``new_deal``: ``dealer``, ``players`` and ``table``."""
+        """Keyword arguments for the game's ``new_deal``: ``dealer`` and ``players`` (the seats
+        at the table), and with Pflicht-Soli ``duty_solo_owed`` and ``duty_solo_forced``."""
         if self.is_over:
             raise StichwerkError("the list is complete")
-        table: dict[str, Any] = {"seats": self.rules.seats}
+        args: dict[str, Any] = {"dealer": self.dealer, "players": self.rules.seats}
         if self.rules.duty_solos:
-            table["duty_solo_owed"] = [s for s in range(self.rules.seats) if self.owed[s] > 0]
-        forced = self.forced_seat()
-        if forced is not None:
-            table["duty_solo_forced"] = forced
-        return {"dealer": self.dealer, "players": self.rules.players, "table": table}
+            args["duty_solo_owed"] = [s for s in range(self.rules.seats) if self.owed[s] > 0]
+            forced = self.forced_seat()
+            if forced is not None:
+                args["duty_solo_forced"] = forced
+        return args
 
     # ---------------------------------------------------------------- recording a deal
 

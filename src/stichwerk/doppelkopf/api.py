@@ -4,10 +4,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from stichwerk.core.series import DealOutcome, SeriesRules
+from stichwerk.core.state import GameModule
 from stichwerk.doppelkopf.profiles import PROFILES, get_profile, settings
 from stichwerk.doppelkopf.record import deal_from_record, new_deal
 from stichwerk.doppelkopf.summary import score_summary
-from stichwerk.games import GameModule
 
 GAME = GameModule(
     name="doppelkopf",

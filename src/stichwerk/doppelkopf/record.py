@@ -6,7 +6,7 @@ solo of theirs is one) and ``duty_solo_forced`` (the seat that is vorgeführt, T
 decide who leads a solo, so a record that replays the same must carry them.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from stichwerk.core.bits import Bits
@@ -32,25 +32,18 @@ RECORD_KEYS = (
 )
 
 
-def _table_seats(
-    table: Mapping[str, Any] | None, what: str
-) -> tuple[int, frozenset[int], int | None]:
-    if not table:
-        return 4, frozenset(), None
-    seats = get_int(dict(table), "seats", what, default=4)
-    if seats not in (4, 5):
-        raise RecordError(f"'seats' of the {what} must be 4 or 5")
-    owed_raw = table.get("duty_solo_owed", [])
+def _duty(
+    owed_raw: object, forced: object, seats: int, what: str
+) -> tuple[frozenset[int], int | None]:
     if not isinstance(owed_raw, list | tuple | set | frozenset) or not all(
         isinstance(s, int) and not isinstance(s, bool) and 0 <= s < seats for s in owed_raw
     ):
         raise RecordError(f"'duty_solo_owed' of the {what} must be a list of seats")
-    forced = table.get("duty_solo_forced")
     if forced is not None and (
         not isinstance(forced, int) or isinstance(forced, bool) or not 0 <= forced < seats
     ):
         raise RecordError(f"'duty_solo_forced' of the {what} must be a seat")
-    return seats, frozenset(owed_raw), forced
+    return frozenset(owed_raw), forced
 
 
 def new_deal(
@@ -60,19 +53,23 @@ def new_deal(
     players: int = 4,
     dealer: int = 0,
     seed: int | str = 0,
-    table: Mapping[str, Any] | None = None,
+    duty_solo_owed: Sequence[int] = (),
+    duty_solo_forced: int | None = None,
 ) -> DokoState:
     """A fresh deal from ``seed``, dealt in packets of 3 (3-4-3 without nines) from Vorhand.
 
-    ``table`` may give ``seats`` (5: the dealer sits out), ``duty_solo_owed`` and
-    ``duty_solo_forced`` (from a series).
+    ``players`` counts the seats at the table: 4, or 5 where the dealer sits out. A series
+    passes the seats that still owe a Pflicht-Solo and the seat that is vorgeführt.
     """
-    if players != 4:
-        raise RecordError("doppelkopf deals 4 players (a 5-table sits the dealer out)")
+    if players not in (4, 5):
+        raise RecordError("a doppelkopf table has 4 seats, or 5 where the dealer sits out")
+    seats = players
     prof = get_profile(profile, dict(options or {}))
-    seats, owed, forced = _table_seats(table, "table")
+    owed, forced = _duty(list(duty_solo_owed), duty_solo_forced, seats, "deal")
     if not 0 <= dealer < seats:
         raise RecordError(f"dealer must be a seat from 0 to {seats - 1}")
+    if forced is not None and seats == 5 and forced == dealer:
+        raise RecordError("the sitting dealer cannot be vorgeführt")
     cards = shuffled(card_ids(deck(prof.with_nines)), seed)
     order = [(dealer + i) % seats for i in range(1, seats + 1)]
     if seats == 5:
@@ -105,7 +102,11 @@ def deal_from_record(record: Mapping[str, Any]) -> DokoState:
             "'players' of a doppelkopf record must be 4 (a 5-table has 'seats': 5 and the "
             "dealer sits out)"
         )
-    seats, owed, forced = _table_seats(rec, "record")
+    seats = get_int(rec, "seats", "record", default=4)
+    if seats not in (4, 5):
+        raise RecordError("'seats' of the record must be 4 or 5 (the dealer sits out at 5)")
+    owed, forced = _duty(rec.get("duty_solo_owed", []), rec.get("duty_solo_forced"), seats,
+                         "record")  # fmt: skip
     dealer = get_int(rec, "dealer", "record", lo=0)
     if dealer >= seats:
         raise RecordError(f"'dealer' must be a seat from 0 to {seats - 1}")

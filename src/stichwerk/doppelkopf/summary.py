@@ -3,8 +3,9 @@
 ``score_summary`` reads one and gives the same scoring output as ``replay`` gives for the deal;
 ``facts_to_summary`` writes the summary of a played deal (the engine puts it in its result, so
 the two paths are checked against each other). Besides NOTATION.md's keys a summary may give
-``seats``/``sitting`` (a 5-table) and ``last_announcer`` (needed only when both parties said
-Re and Kontra, the profile gives the 121 to the last announcer, and Re has exactly 120).
+``seats`` and ``dealer`` (a 5-table: the dealer sits out) and ``last_announcer`` (needed only
+when both parties said Re and Kontra, the profile gives the 121 to the last announcer, and Re
+has exactly 120).
 """
 
 from collections.abc import Mapping
@@ -21,7 +22,7 @@ SUMMARY_KEYS = (
     "options",
     "players",
     "seats",
-    "sitting",
+    "dealer",
     "game_type",
     "re",
     "re_augen",
@@ -70,11 +71,11 @@ def parse_summary(summary: Mapping[str, Any]) -> tuple[Profile, DealFacts]:
         raise RecordError("'seats' of the summary must be 4 or 5")
     sitting: int | None = None
     if seats == 5:
-        sitting = get_int(obj, "sitting", "summary")
+        sitting = get_int(obj, "dealer", "summary")
         if not 0 <= sitting < 5:
-            raise RecordError("'sitting' of the summary must be a seat")
-    elif "sitting" in obj:
-        raise RecordError("'sitting' only applies to a 5-table ('seats': 5)")
+            raise RecordError("'dealer' of the summary must be a seat from 0 to 4")
+    elif "dealer" in obj and not 0 <= get_int(obj, "dealer", "summary") < 4:
+        raise RecordError("'dealer' of the summary must be a seat from 0 to 3")
     dealt = [s for s in range(seats) if s != sitting]
     game_type = get_str(obj, "game_type", "summary")
     if game_type not in GAME_TYPES:
@@ -210,7 +211,7 @@ def facts_to_summary(
     }
     if facts.seats == 5:
         sitting = next(s for s in range(5) if s not in facts.re + facts.kontra)
-        out.update(seats=5, sitting=sitting)
+        out.update(seats=5, dealer=sitting)
     out["game_type"] = facts.game_type
     out["re"] = list(facts.re)
     if facts.verworfen_by is None:
