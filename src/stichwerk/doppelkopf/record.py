@@ -17,6 +17,8 @@ from stichwerk.doppelkopf.cards import card_ids, codes_of_mask, deck, parse_code
 from stichwerk.doppelkopf.profiles import PROFILES, get_profile
 from stichwerk.doppelkopf.state import DokoState
 
+_DECK_IDS = {True: card_ids(deck(True)), False: card_ids(deck(False))}
+
 RECORD_KEYS = (
     "game",
     "profile",
@@ -70,7 +72,7 @@ def new_deal(
         raise RecordError(f"dealer must be a seat from 0 to {seats - 1}")
     if forced is not None and seats == 5 and forced == dealer:
         raise RecordError("the sitting dealer cannot be vorgeführt")
-    cards = shuffled(card_ids(deck(prof.with_nines)), seed)
+    cards = shuffled(_DECK_IDS[prof.with_nines], seed)
     order = [(dealer + i) % seats for i in range(1, seats + 1)]
     if seats == 5:
         order.remove(dealer)

@@ -116,6 +116,7 @@ class DokoState:
         "_declarations",
         "_duty",
         "_duty_owed",
+        "_elig",
         "_forced",
         "_forfeit",
         "_game_type",
@@ -124,6 +125,7 @@ class DokoState:
         "_hochzeiter",
         "_leader",
         "_next",
+        "_ntm",
         "_options",
         "_order",
         "_party",
@@ -160,6 +162,8 @@ class DokoState:
     ) -> None:
         self.profile = profile
         self._options = dict(options or {})
+        self._ntm = order_for("normal", profile).trump_mask  # the normal game's trumps
+        self._elig: dict[int, list[str]] = {}
         self._seats = len(hands)
         if self._seats not in (4, 5):
             raise StichwerkError("a doppelkopf table has 4 or 5 seats")
@@ -274,7 +278,7 @@ class DokoState:
     # ------------------------------------------------------------------ facts used by rules
 
     def _normal_trumps(self) -> Bits:
-        return order_for("normal", self.profile).trump_mask
+        return self._ntm
 
     def _trump_count(self, hand: Bits) -> int:
         return (hand & self._normal_trumps()).bit_count()
@@ -287,6 +291,12 @@ class DokoState:
 
     def _eligible(self, seat: int) -> list[str]:
         """The reservation kinds ``seat`` may declare (solo first)."""
+        hit = self._elig.get(seat)
+        if hit is None:
+            hit = self._elig[seat] = self._find_eligible(seat)
+        return hit
+
+    def _find_eligible(self, seat: int) -> list[str]:
         p = self.profile
         hand = self._dealt[seat]
         kinds: list[str] = []
@@ -357,9 +367,11 @@ class DokoState:
             return []
         phase = self._phase
         if phase == PLAY:
-            out = self._plays(seat) if seat == self._to_act else []
-            out += self._announcements(seat)
-            return out
+            if seat == self._to_act:
+                out = self._plays(seat)
+                out += self._announcements(seat)
+                return out
+            return list(self._announcements(seat))
         if seat != self._to_act:
             return []
         if phase == RESERVATIONS:
@@ -412,10 +424,11 @@ class DokoState:
             follow = hand & order.class_masks[order.cls[self._trick_ids[0] >> 1]]
             if follow:
                 hand = follow
-        table = PLAY_ACTIONS[seat]
-        return [table[c] for c in codes_in(hand)]
+        t0, t1, t2, t3 = _PLAY_CHUNKS[seat] or _play_chunks(seat)
+        return list(t0[hand & 4095] + t1[(hand >> 12) & 4095] + t2[(hand >> 24) & 4095]
+                    + t3[hand >> 36])  # fmt: skip
 
-    def _announcements(self, seat: int) -> list[Action]:
+    def _announcements(self, seat: int) -> "list[Action] | tuple[Action, ...]":
         party = self._party[seat]
         out: list[Action]
         if party >= 0 and (self._hochzeiter is None or self._clarified_at > 0):
@@ -431,6 +444,8 @@ class DokoState:
                     and isinstance(self._announce_result(seat, party, act, False), Announced)
                 )
                 self._ann_table[key] = hit
+            if not self._sau_possible:
+                return hit
             out = list(hit)
         else:
             out = []
@@ -1177,6 +1192,20 @@ def _code_combinations(hand: Bits, n: int) -> list[tuple[int, ...]]:
     for c in codes_in(hand):
         pool += [c] * (hand & code_mask(c)).bit_count()
     return sorted(set(combinations(pool, n)))
+
+
+_PLAY_CHUNKS: list[tuple[tuple[tuple[Action, ...], ...], ...] | None] = [None] * MAX_SEATS
+
+
+def _play_chunks(seat: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """For each 12-bit slice of a hand: the play actions of ``seat`` for the codes in it."""
+    table = PLAY_ACTIONS[seat]
+    chunks = tuple(
+        tuple(tuple(table[6 * k + c] for c in range(6) if v & (3 << (2 * c))) for v in range(4096))
+        for k in range(4)
+    )
+    _PLAY_CHUNKS[seat] = chunks
+    return chunks
 
 
 _ANN_TABLES: dict[Profile, dict[tuple[int, ...], tuple[Action, ...]]] = {}
