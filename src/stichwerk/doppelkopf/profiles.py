@@ -723,3 +723,30 @@ def setting_docs() -> list[dict[str, str]]:
         {"name": name, "doc": s["doc"], "wielandstrasse": s["wielandstrasse"], "ddv": s["ddv"]}
         for name, s in _SPECS.items()
     ]
+
+
+def settings_table() -> str:
+    """The Markdown table of every setting of both profiles, with the reading behind each value
+    (``docs/rules/doppelkopf.md`` holds it; a test keeps the two in step)."""
+
+    def show(value: Any) -> str:
+        if isinstance(value, tuple):
+            if value and isinstance(value[0], tuple):
+                return " > ".join("/".join(g) for g in value)
+            return ", ".join(str(v) for v in value) if value else "–"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+
+    lines = [
+        "| setting | `wielandstrasse` | `ddv` | meaning; the reading behind each value |",
+        "|---|---|---|---|",
+    ]
+    for doc in setting_docs():
+        key = doc["name"]
+        ws, ddv = show(getattr(WIELANDSTRASSE, key)), show(getattr(DDV, key))
+        lines.append(
+            f"| `{key}` | {ws} | {ddv} | {doc['doc']} *Wielandstraße:* {doc['wielandstrasse']}"
+            f" *DDV:* {doc['ddv']} |"
+        )
+    return "\n".join(lines) + "\n"
