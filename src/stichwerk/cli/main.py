@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from stichwerk.cli.arena import arena
 from stichwerk.cli.play_cego import play_cego
 from stichwerk.cli.replay import replay_command, score_command
 
@@ -23,6 +24,7 @@ play_app = typer.Typer(
 )
 app.add_typer(play_app, name="play")
 play_app.command("cego")(play_cego)
+app.command()(arena)
 
 
 @app.command()
