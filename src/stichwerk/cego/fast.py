@@ -26,10 +26,12 @@ class FastPlay:
         "forced_leads",
         "hands",
         "laid_out",
+        "last",
         "n_tricks",
         "never_wins",
         "next_seat",
         "piles",
+        "played",
         "players",
         "regeln",
         "to_act",
@@ -53,6 +55,8 @@ class FastPlay:
         self.laid_out = 0
         self.forced_leads = 0
         self.regeln = False
+        self.played = 0
+        self.last: list[tuple[int, int]] = []
 
     @classmethod
     def from_state(cls, state: CegoState) -> Self:
@@ -78,6 +82,14 @@ class FastPlay:
         fast.laid_out = state.laid_out
         fast.forced_leads = state.forced_leads
         fast.regeln = state.contract == "raeuber" and state.rules.raeuber_nach_regeln
+        played = 0
+        for pile in state.piles:
+            played |= pile
+        for _, card in state.trick:
+            played |= 1 << card
+        fast.played = played
+        if state.last_trick is not None:
+            fast.last = list(state.last_trick[0])
         return fast
 
     def copy(self) -> "FastPlay":
@@ -97,6 +109,8 @@ class FastPlay:
         other.laid_out = self.laid_out
         other.forced_leads = self.forced_leads
         other.regeln = self.regeln
+        other.played = self.played
+        other.last = self.last
         return other
 
     @property
@@ -134,6 +148,7 @@ class FastPlay:
         bit = 1 << card
         self.hands[seat] ^= bit
         self.laid_out &= ~bit
+        self.played |= bit
         trick = self.trick
         trick.append((seat, card))
         if len(trick) < self.players:
@@ -157,6 +172,7 @@ class FastPlay:
             winner = trick[1][0]
         self.piles[winner] |= pile
         self.tricks_won[winner] += 1
+        self.last = trick
         self.trick = []
         self.trick_no += 1
         self.to_act = (
@@ -174,3 +190,23 @@ class FastPlay:
                 mask &= mask - 1
                 k -= 1
             self.play((mask & -mask).bit_length() - 1)
+
+
+def trick_winner(trick: list[tuple[int, int]], never_wins: int) -> int:
+    """The seat that takes a complete trick of (seat, card) pairs.
+
+    The highest trump, else the highest card of the suit led; a card in ``never_wins`` is passed
+    over, and if nothing else follows suit or trumps, the card played after it takes the trick.
+    """
+    led = _SUIT_OF[trick[0][1]]
+    winner = -1
+    best = -1
+    for seat, card in trick:
+        if never_wins >> card & 1:
+            continue
+        suit = _SUIT_OF[card]
+        key = card + 100 if suit == TRUMP else (card if suit == led else -1)
+        if key > best:
+            best = key
+            winner = seat
+    return winner if winner >= 0 else trick[1][0]

@@ -95,6 +95,34 @@ def is_pflichtsolo(rules: Rules, hand: Bits, players: int) -> bool:
     )
 
 
+def lay_out_options(hand: Bits, kind: str, *, picture_for_leere: bool) -> list[Bits]:
+    """Every set of cards a hand may lay out for an exchange's ``lay_out_kind``.
+
+    ``"geiss"``: the T1; ``"leere"``: one Leere; ``"same"``: two Leere of one suit;
+    ``"different"``: two Leere of two suits. With ``picture_for_leere`` (the titisee
+    Sonderregel) pictures may stand in, but only when the Leere alone do not make the lay-out.
+    """
+    if kind == "geiss":
+        return [1 << C.T1] if hand & (1 << C.T1) else []
+    options = _lay_out_from(hand & C.LEERE, kind)
+    if not options and picture_for_leere:
+        options = _lay_out_from(hand & C.COLOURS, kind)
+    return options
+
+
+def _lay_out_from(pool: Bits, kind: str) -> list[Bits]:
+    cards = bits_list(pool)
+    if kind == "leere":
+        return [1 << c for c in cards]
+    out: list[Bits] = []
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            same = SUIT_OF[a] == SUIT_OF[b]
+            if same == (kind == "same"):
+                out.append((1 << a) | (1 << b))
+    return out
+
+
 class CegoState:
     """One Cego deal. Build it with :func:`new_deal` or from a record; drive it with actions."""
 
@@ -406,26 +434,7 @@ class CegoState:
     # ---------------------------------------------------------------- feasibility
 
     def _lay_out_options(self, hand: Bits, kind: str) -> list[Bits]:
-        """Every set of cards the declarer may lay out for a contract's ``kind``."""
-        if kind == "geiss":
-            return [1 << C.T1] if hand & (1 << C.T1) else []
-        options = self._lay_out_from(hand & C.LEERE, kind)
-        if not options and self.rules.picture_for_leere:
-            options = self._lay_out_from(hand & C.COLOURS, kind)
-        return options
-
-    @staticmethod
-    def _lay_out_from(pool: Bits, kind: str) -> list[Bits]:
-        cards = bits_list(pool)
-        if kind == "leere":
-            return [1 << c for c in cards]
-        out: list[Bits] = []
-        for i, a in enumerate(cards):
-            for b in cards[i + 1 :]:
-                same = SUIT_OF[a] == SUIT_OF[b]
-                if same == (kind == "same"):
-                    out.append((1 << a) | (1 << b))
-        return out
+        return lay_out_options(hand, kind, picture_for_leere=self.rules.picture_for_leere)
 
     def _can_play(self, seat: int, contract: str) -> bool:
         """Whether ``seat``'s dealt hand can fulfil a ladder contract's lay-out."""

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from stichwerk.bots.base import Bot
-from stichwerk.bots.cego_basic import CegoBasicBot
+from stichwerk.bots.cego.heuristic import CegoHeuristicBot
 from stichwerk.cego import cards as C
 from stichwerk.cego.profiles import DEFAULT_PROFILE, rules_for
 from stichwerk.cego.record import new_deal
@@ -99,7 +99,7 @@ class TerminalGame:
         self.console = console
         self.options = options
         self.bots: dict[int, Bot] = {
-            s: CegoBasicBot(f"{seed}-{s}") for s in range(players) if s != seat
+            s: CegoHeuristicBot(f"{seed}-{s}") for s in range(players) if s != seat
         }
         self.sheet: list[list[int]] = []
         self.records: list[dict[str, Any]] = []
