@@ -263,3 +263,34 @@ def test_bad_summaries_get_one_line(change: dict[str, Any], message: str) -> Non
     with pytest.raises(RecordError, match=message) as info:
         score_summary({**summary(130), **change})
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("game_type", "profile", "augen", "settlement"),
+    [
+        # Armut party (seats 0, 2) loses with 115: gewonnen + gegen die Alten (A2) = 2.
+        ("armut", "wielandstrasse", 115, [0, 2, 0, 2]),
+        ("armut", "ddv+armut", 115, [-2, 2, -2, 2]),
+        # Hochzeit won by Re with 150: gewonnen + unter 90 = 2.
+        ("hochzeit", "wielandstrasse", 151, [2, 0, 2, 0]),
+        ("hochzeit", "ddv", 100, [-2, 2, -2, 2]),
+    ],
+)
+def test_armut_and_hochzeit_by_hand(
+    game_type: str, profile: str, augen: int, settlement: list[int]
+) -> None:
+    options = {"armut": True} if profile.endswith("+armut") else {}
+    s = summary(augen, profile=profile.removesuffix("+armut"), game_type=game_type)
+    assert score_summary({**s, "options": options})["settlement"] == settlement
+    if options:
+        with pytest.raises(RecordError, match="plays no Armut"):
+            score_summary(s)
+
+
+def test_stilles_solo_by_hand() -> None:
+    # Lost with 100 and a Fuchs caught by the soloist: opponents' value = gewonnen 1 + gegen die
+    # Alten 1 - Fuchs 1 = 1 each (Wielandstraße); DDV: no Sonderpunkte in a solo, value 1.
+    s = summary(100, game_type="solo-still", extras={"re": ["fuchs"]})
+    assert score_summary(s)["settlement"] == [0, 1, 1, 1]
+    s = summary(100, game_type="solo-still", profile="ddv")
+    assert score_summary(s)["settlement"] == [-3, 1, 1, 1]

@@ -80,6 +80,13 @@ def parse_summary(summary: Mapping[str, Any]) -> tuple[Profile, DealFacts]:
     game_type = get_str(obj, "game_type", "summary")
     if game_type not in GAME_TYPES:
         raise RecordError(f"unknown game_type {game_type!r} (known: {' '.join(GAME_TYPES)})")
+    if game_type == "armut" and not profile.armut:
+        raise RecordError("this profile plays no Armut (option 'armut')")
+    if game_type == "solo-still" and not profile.silent_solo:
+        raise RecordError("this profile plays no Stilles Solo (option 'silent_solo')")
+    declared = game_type.startswith("solo-") and game_type not in ("solo-still", "solo-trumpf")
+    if declared and game_type[5:] not in profile.solo_types:
+        raise RecordError(f"this profile plays no {game_type} (option 'solo_types')")
     re = _seat_list(obj.get("re"), seats, "re")
     if sitting in re:
         raise RecordError(f"seat {sitting} sits out and cannot be in the Re party")
