@@ -54,6 +54,7 @@ _KIND_OF_ACT = {"hochzeit": "hochzeit", "armut": "armut", "schmeissen": "schmeis
 CQ = code_of("CQ")
 CJ = code_of("CJ")
 DA = code_of("DA")
+DA_IDS = (2 * DA, 2 * DA + 1)
 CQ_MASK = id_mask("CQ")
 NORMAL_TRUMP_MASK_CACHE: dict[bool, Bits] = {}
 
@@ -425,8 +426,8 @@ class DokoState:
             if follow:
                 hand = follow
         t0, t1, t2, t3 = _PLAY_CHUNKS[seat] or _play_chunks(seat)
-        return list(t0[hand & 4095] + t1[(hand >> 12) & 4095] + t2[(hand >> 24) & 4095]
-                    + t3[hand >> 36])  # fmt: skip
+        return [*t0[hand & 4095], *t1[(hand >> 12) & 4095], *t2[(hand >> 24) & 4095],
+                *t3[hand >> 36]]  # fmt: skip
 
     def _announcements(self, seat: int) -> "list[Action] | tuple[Action, ...]":
         party = self._party[seat]
@@ -1043,7 +1044,7 @@ class DokoState:
         if fox or (normal and p.doppelkopf_min_augen):
             for seats, ids, win in self._tricks:
                 wp = party[win]
-                if fox:
+                if fox and (DA_IDS[0] in ids or DA_IDS[1] in ids):
                     for s, i in zip(seats, ids, strict=True):
                         if i >> 1 == DA and party[s] != wp:
                             out[PARTIES[wp]].append("fuchs")
