@@ -373,3 +373,22 @@ def test_announcements_are_offered_out_of_turn() -> None:
     assert names(w, 2) == ["re", "keine-90", "keine-60", "keine-30", "schwarz"]
     run(w, "2 re")
     assert "re" not in names(w, 0)
+
+
+def test_armut_of_three_cards_and_uncounted_foxes() -> None:
+    # Two trumps and two Füchse that do not count: the Armut passes all four trumps.
+    opts = {"armut_cards": "three", "armut_fox_is_trump": False}
+    hands = fill("DA DA CJ DK CA CA C10 SA SA S10 HA HK")
+    w = run(deal(hands, options=opts), "0 vorbehalt; 1 gesund; 2 gesund; 3 gesund")
+    offered = [a for a in w.legal_actions() if a.act == "armut"]
+    assert offered == [Action(0, "armut", cards=("CJ", "DA", "DA", "DK"))]
+    # Two trumps: the Armut chooses one Fehl card to make three.
+    hands = fill("CJ DK CA CA C10 SA SA S10 HA HK HK H9")
+    w = run(deal(hands, options=opts), "0 vorbehalt; 1 gesund; 2 gesund; 3 gesund")
+    offered = [a for a in w.legal_actions() if a.act == "armut"]
+    assert len(offered) == 7 and all(len(a.cards) == 3 for a in offered)
+    with pytest.raises(IllegalAction, match="passes every trump"):
+        w.apply(Action(0, "armut", cards=("CJ", "CA", "SA")))
+    run(w, "0 armut CJ DK H9")
+    assert w.view(1)["history"][-1] == {"seat": 0, "act": "armut", "count": 3}
+    assert w.view(0)["history"][-1]["cards"] == ["CJ", "H9", "DK"]

@@ -684,9 +684,10 @@ class DokoState:
     def _check_armut_three(self, seat: int, cards: tuple[str, ...]) -> Bits:
         hand = self._dealt[seat]
         passed = self._take_cards(hand, cards, f"seat {seat}")
-        if len(cards) != 3:
-            raise _err(f"Armut passes exactly 3 cards here (got {len(cards)})")
         trumps = hand & self._normal_trumps()
+        want = max(3, trumps.bit_count())  # uncounted Füchse may make it more than three
+        if len(cards) != want:
+            raise _err(f"Armut passes exactly {want} cards here (got {len(cards)})")
         if passed & trumps != trumps:
             raise _err("Armut passes every trump of the hand")
         return passed
