@@ -71,3 +71,27 @@ def test_bad_input() -> None:
         Series(SeriesRules(seats=4)).record(DealOutcome(settlement=(1, 2)))
     with pytest.raises(StichwerkError, match="first dealer"):
         Series(SeriesRules(seats=4), first_dealer=4)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("cego", 4), ("cego", 5), ("doppelkopf", 5)])
+def test_the_same_series_keeps_either_game(game: str, seats: int) -> None:
+    from stichwerk.bots.base import RandomBot
+    from stichwerk.games import get_game
+
+    module = get_game(game)
+    series = Series(SeriesRules(seats=seats, games=seats, dealer_sits=seats == 5))
+    bot = RandomBot(1)
+    while not series.is_over:
+        state = module.new_deal(profile=module.profiles[0], seed=len(series.entries),
+                                **series.deal_args())  # fmt: skip
+        assert state.seats == seats
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            state.apply(bot.act(state.view(seat)))
+        result = state.result()
+        assert result is not None
+        counts = result.get("counts", True) and "redeal" not in result
+        series.record(DealOutcome(tuple(result["score"]["settlement"]), counts=counts))
+    assert series.games_played == seats
+    assert series.dealer == series.first_dealer  # every seat dealt once
