@@ -138,8 +138,7 @@ class DoppelkopfBasicBot:
         trumps = [c for c in hand if order.cls[c] == TRUMP]
         high = sum(1 for c in trumps if order.power[c] >= order.power[CQ] - 2)
         solo = view["game_type"].startswith("solo-") and view["soloist"] == view["seat"]
-        strong = len(trumps) >= 7 and high >= 3
-        if solo or strong or (len(hand) <= 11 and len(trumps) >= 6 and high >= 3):
+        if solo or (len(trumps) >= 7 and high >= 3):
             return words[party]
         return None
 
