@@ -138,7 +138,7 @@ def main() -> None:
     args = parser.parse_args()
     pin_to_one_core()
     print(
-        f"{'engine':<34} {'full deals/s':>12} {'actions/s':>10} {'act/deal':>8} {'ann.':>5}"
+        f"{'engine':<44} {'full deals/s':>12} {'actions/s':>10} {'act/deal':>8} {'ann.':>5}"
         "  game types"
     )
     rows = []
@@ -148,7 +148,7 @@ def main() -> None:
             rows.append(r)
             label = f"stichwerk doppelkopf {profile} {name}"
             print(
-                f"{label:<34} {r['deals']:>12,.0f} {r['actions']:>10,.0f} {r['per_deal']:>8.1f}"
+                f"{label:<44} {r['deals']:>12,.0f} {r['actions']:>10,.0f} {r['per_deal']:>8.1f}"
                 f" {r['announced']:>4.0f}%  {r['mix']}",
                 flush=True,
             )
@@ -157,7 +157,7 @@ def main() -> None:
         if os_result:
             label = "openspiel hearts"
             print(
-                f"{label:<34} {os_result['deals']:>12,.0f} {os_result['actions']:>10,.0f}"
+                f"{label:<44} {os_result['deals']:>12,.0f} {os_result['actions']:>10,.0f}"
                 f" {os_result['per_deal']:>8.1f}"
             )
             ours = rows[0]["actions"]
