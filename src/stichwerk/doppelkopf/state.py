@@ -48,7 +48,6 @@ ARMUT_RETURN = "armut-return"
 PLAY = "play"
 DONE = "done"
 
-DECLARE_ACTS = ("solo", "hochzeit", "armut", "schmeissen", "neu-geben")
 _KIND_OF_ACT = {"hochzeit": "hochzeit", "armut": "armut", "schmeissen": "schmeissen",
                 "neu-geben": "neu-geben"}  # fmt: skip
 CQ = code_of("CQ")
@@ -56,7 +55,6 @@ CJ = code_of("CJ")
 DA = code_of("DA")
 DA_IDS = (2 * DA, 2 * DA + 1)
 CQ_MASK = id_mask("CQ")
-NORMAL_TRUMP_MASK_CACHE: dict[bool, Bits] = {}
 
 MAX_SEATS = 5
 PLAY_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
