@@ -104,7 +104,7 @@ def test_a_bot_cannot_tell_two_consistent_hidden_deals_apart() -> None:
         assert seat is not None
         record = state.to_record()
         seen = state.visible(seat)
-        holders = {s: h for s, h in enumerate(record["hands"])} | {-1: record["blind"]}
+        holders = dict(enumerate(record["hands"])) | {-1: record["blind"]}
         rng = random.Random(seed)
         other = None
         for _ in range(200):
