@@ -154,22 +154,10 @@ class FastPlay:
         if len(trick) < self.players:
             self.to_act = self.next_seat[seat]
             return
-        led = _SUIT_OF[trick[0][1]]
-        never = self.never_wins
-        winner = -1
-        best = -1
+        winner = trick_winner(trick, self.never_wins)
         pile = 0
-        for s, c in trick:
+        for _, c in trick:
             pile |= 1 << c
-            if never >> c & 1:
-                continue
-            suit = _SUIT_OF[c]
-            key = c + 100 if suit == TRUMP else (c if suit == led else -1)
-            if key > best:
-                best = key
-                winner = s
-        if winner < 0:
-            winner = trick[1][0]
         self.piles[winner] |= pile
         self.tricks_won[winner] += 1
         self.last = trick

@@ -24,17 +24,9 @@ from stichwerk.cego.contracts import EXCHANGES
 from stichwerk.cego.fast import FastPlay
 from stichwerk.cego.state import hand_size, is_pflichtsolo, lay_out_options
 from stichwerk.core.action import Action
+from stichwerk.core.bits import bits_list
 
 # ------------------------------------------------------------------------ the exchange
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def keep_score(card: int) -> float:
@@ -57,7 +49,7 @@ def lay_out_choice(options: list[int], hand: int) -> int:
     """Lay out the cheapest cards, from the suits the hand is longest in."""
 
     def cost(mask: int) -> tuple[int, int]:
-        cards = _bits(mask)
+        cards = bits_list(mask)
         length = sum((hand & SUIT_MASK[SUIT_OF[c]]).bit_count() for c in cards)
         return (sum(HALF_POINTS[c] for c in cards), -length)
 
@@ -73,7 +65,7 @@ def plan_exchange(k: Knowledge, hand: int, contract: str) -> tuple[int, int]:
             hand, ex.lay_out_kind, picture_for_leere=k.rules.picture_for_leere
         )
         laid_out = lay_out_choice(options, hand)
-    pool = sorted(_bits(hand & ~laid_out), key=keep_score, reverse=True)
+    pool = sorted(bits_list(hand & ~laid_out), key=keep_score, reverse=True)
     kept = 0
     for card in pool[: ex.keep]:
         kept |= 1 << card
@@ -82,7 +74,7 @@ def plan_exchange(k: Knowledge, hand: int, contract: str) -> tuple[int, int]:
 
 def press_choice(pool: int, hand: int) -> int:
     """The card to press from ``pool``."""
-    return max(_bits(pool), key=lambda c: (press_score(c, hand), c))
+    return max(bits_list(pool), key=lambda c: (press_score(c, hand), c))
 
 
 def forced_press(contract: str, blind: int) -> int | None:

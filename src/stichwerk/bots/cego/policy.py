@@ -14,6 +14,7 @@ far and the contract. The rules of thumb of a club player:
 from dataclasses import dataclass
 
 from stichwerk.cego.cards import HALF_POINTS, SUIT_MASK, SUIT_OF, T1, TRUMP, TRUMPS
+from stichwerk.core.bits import bits_list
 
 POSITIVE = "positive"
 NEGATIVE = "negative"
@@ -50,15 +51,6 @@ def _key(card: int, led: int, never_wins: int) -> int:
     return card if suit == led else -1
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _cheap(card: int) -> tuple[int, int]:
     """Order for giving a card away cheaply: low value, low rank, trumps last."""
     return (HALF_POINTS[card] + (3 if SUIT_OF[card] == TRUMP else 0), card)
@@ -76,7 +68,7 @@ def choose_card(
     """The card to play. ``played`` holds every card already played (the trick included)."""
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
-    cards = _bits(legal)
+    cards = bits_list(legal)
     declarer = ctx.declarer
     if ctx.kind == EACH or (ctx.kind == NEGATIVE and seat == declarer):
         if ctx.contract == "piccolo" and tricks_won[declarer] == 0 and trick:

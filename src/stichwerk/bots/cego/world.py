@@ -17,6 +17,7 @@ from stichwerk.cego import scoring
 from stichwerk.cego.contracts import EXCHANGES, FIXED
 from stichwerk.cego.fast import FastPlay, trick_winner
 from stichwerk.cego.state import hand_size
+from stichwerk.core.bits import bits_list
 
 HIDDEN = -1
 
@@ -27,15 +28,6 @@ class World:
 
     hands: list[int]
     hidden: int
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def sample_world(k: Knowledge, rng: random.Random) -> World:
@@ -71,13 +63,13 @@ def _try_sample(
     rest = unseen
     for s in others:
         forced = k.must_hold[s] & rest
-        for card in _bits(forced):
+        for card in bits_list(forced):
             if room[s] <= 0:
                 return None
             hands[s] |= 1 << card
             room[s] -= 1
             rest &= ~(1 << card)
-    cards = _bits(rest)
+    cards = bits_list(rest)
     rng.shuffle(cards)
     options: list[tuple[int, int, list[int]]] = []
     for card in cards:
