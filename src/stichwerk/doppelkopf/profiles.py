@@ -345,6 +345,28 @@ class Profile:
         low=1,
         high=10,
     )
+    level_points: int = _f(
+        "Points for each of unter 90, unter 60, unter 30 and schwarz of the losers.",
+        "V.: one point each.",
+        "TSR 7.2.1: one point each.",
+        low=0,
+        high=100,
+    )
+    absage_points: int = _f(
+        "Points for each Absage said (keine 90, 60, 30, schwarz; skipped levels count).",
+        "V.: 'keine 90 angesagt usw. jeweils 1 Punkt dazu'.",
+        "TSR 7.2.2: one point each.",
+        low=0,
+        high=100,
+    )
+    reached_points: int = _f(
+        "Points for reaching 120 against keine 90, 90 against keine 60, 60 against keine 30, "
+        "30 against schwarz.",
+        "V.: '120 Augen gegen keine 90 erreicht' and so on, one point each.",
+        "TSR 7.2.3: one point each.",
+        low=0,
+        high=100,
+    )
     gegen_die_alten: str = _f(
         "+1 for winning against the party that made the game: 'normal' (Kontra wins a "
         "normal game), 'always' (also against a soloist and an Armut party), 'off'.",
@@ -607,6 +629,9 @@ WIELANDSTRASSE = Profile(
     re_kontra_doubles=False,
     counting="plus",
     solo_factor=3,
+    level_points=1,
+    absage_points=1,
+    reached_points=1,
     gegen_die_alten="always",
     fox_game_types=("normal", "hochzeit", "armut", "solo-trumpf", "solo-still"),
     karlchen=True,
@@ -682,6 +707,9 @@ DDV = Profile(
     re_kontra_doubles=False,
     counting="plus-minus",
     solo_factor=3,
+    level_points=1,
+    absage_points=1,
+    reached_points=1,
     gegen_die_alten="normal",
     fox_game_types=("normal", "hochzeit", "armut"),
     karlchen=True,

@@ -122,14 +122,16 @@ def _gegen_applies(facts: DealFacts, profile: Profile) -> bool:
     return profile.gegen_die_alten == "normal" and facts.game_type in NORMAL_GAMES
 
 
-def _level_items(facts: DealFacts, party: str, items: list[dict[str, Any]]) -> None:
+def _level_items(
+    facts: DealFacts, party: str, items: list[dict[str, Any]], profile: Profile
+) -> None:
     """Unter 90/60/30 and schwarz of the other party, and points reached against its Absage."""
     other = _other(party)
     o_augen = facts.re_augen if other == "re" else 240 - facts.re_augen
     o_tricks = facts.re_tricks if other == "re" else facts.kontra_tricks
     for level, name in enumerate(("unter 90", "unter 60", "unter 30", "schwarz"), start=1):
         if _reaches(o_augen, o_tricks, level):
-            _item(items, name, party, 1)
+            _item(items, name, party, profile.level_points)
     own_augen = 240 - o_augen
     other_absage = facts.ann(other).absage
     for level, name in enumerate(
@@ -137,7 +139,7 @@ def _level_items(facts: DealFacts, party: str, items: list[dict[str, Any]]) -> N
         start=1,
     ):
         if other_absage >= level and own_augen >= (120, 90, 60, 30)[level - 1]:
-            _item(items, name, party, 1)
+            _item(items, name, party, profile.reached_points)
 
 
 def _extra_items(facts: DealFacts, items: list[dict[str, Any]]) -> None:
@@ -157,7 +159,7 @@ def score(facts: DealFacts, profile: Profile) -> dict[str, Any]:
         _item(items, "gewonnen", winner, 1)
         if winner == "kontra" and _gegen_applies(facts, profile):
             _item(items, "gegen die Alten", winner, 1)
-        _level_items(facts, winner, items)
+        _level_items(facts, winner, items, profile)
         for party in PARTIES:
             ann = facts.ann(party)
             if ann.ansage:
@@ -167,10 +169,11 @@ def score(facts: DealFacts, profile: Profile) -> dict[str, Any]:
                 else:
                     _item(items, f"{party.capitalize()} angesagt", winner, profile.re_kontra_points)
             for level in range(ann.absage):
-                _item(items, f"{LEVEL_NAMES[level]} angesagt ({party.capitalize()})", winner, 1)
+                name = f"{LEVEL_NAMES[level]} angesagt ({party.capitalize()})"
+                _item(items, name, winner, profile.absage_points)
     elif profile.no_winner == "levels":
         for party in PARTIES:
-            _level_items(facts, party, items)
+            _level_items(facts, party, items, profile)
     _extra_items(facts, items)
     if winner is None and profile.no_winner == "zero":
         items = []
@@ -272,7 +275,7 @@ def _score_verwerfen(facts: DealFacts, profile: Profile) -> dict[str, Any]:
     winner = _other(party)
     # Wielandstraße V.: the value of a schwarz win (5), +1 gegen die Alten, +2 per Re/Kontra
     # said (A14); the solo factor for a soloist recipient (15 = 3 x 5).
-    _item(items, "Verwerfen", winner, 5)
+    _item(items, "Verwerfen", winner, 1 + 4 * profile.level_points)
     if winner == "kontra" and _gegen_applies(facts, profile):
         _item(items, "gegen die Alten", winner, 1)
     for p in PARTIES:
