@@ -168,7 +168,8 @@ class TerminalGame:
             c.print(f"You still owe {owed} Pflicht-Solo.")
         forced = self.series.forced_seat()
         if forced is not None:
-            c.print(f"{self.name(forced)} is vorgeführt and must play a Pflicht-Solo.")
+            who = "You are" if forced == self.seat else f"{self.name(forced)} is"
+            c.print(f"{who} vorgeführt and must play a Pflicht-Solo.")
         sitting = state.seats == 5 and state.dealer == self.seat
         if sitting:
             c.print("You deal and sit out this one.")
