@@ -10,6 +10,7 @@ import typer
 
 from stichwerk.cli.arena import arena
 from stichwerk.cli.play_cego import play_cego
+from stichwerk.cli.play_doppelkopf import play_doppelkopf
 from stichwerk.cli.replay import replay_command, score_command
 
 app = typer.Typer(
@@ -24,6 +25,7 @@ play_app = typer.Typer(
 )
 app.add_typer(play_app, name="play")
 play_app.command("cego")(play_cego)
+play_app.command("doppelkopf")(play_doppelkopf)
 app.command()(arena)
 
 
