@@ -1,36 +1,17 @@
 """The registry of games: every consumer finds an engine here by its name.
 
-Each game package has an ``api`` module that defines ``GAME``, a :class:`GameModule`. The registry
+Each game package has an ``api`` module that defines ``GAME``, a
+:class:`~stichwerk.core.state.GameModule`. The registry
 imports it on first use, so ``stichwerk replay`` of a Cego record never loads Doppelkopf.
 """
 
 import importlib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
 
 from stichwerk.core.errors import RecordError
-from stichwerk.core.state import JSON, GameState
+from stichwerk.core.state import GameModule
 
-
-@dataclass(frozen=True)
-class GameModule:
-    """What a game offers to the rest of the project."""
-
-    name: str
-    """The record's ``game`` value."""
-    profiles: tuple[str, ...]
-    """Profile names; the first is the default."""
-    new_deal: Callable[..., GameState]
-    """``new_deal(profile=..., options=..., players=..., dealer=..., seed=...)``: a fresh deal.
-
-    ``players`` is the number of seats at the table; at a 5-table the dealer sits out."""
-    deal_from_record: Callable[[Mapping[str, Any]], GameState]
-    """The state a record's deal starts from (its actions not yet applied)."""
-    score_summary: Callable[[Mapping[str, Any]], JSON]
-    """The scoring output for a deal summary (what a score sheet knows of a deal)."""
-    settings: Callable[[str], JSON]
-    """A profile's settings, as JSON (for docs, the UI and tables that override them)."""
+__all__ = ["GameModule", "game_names", "get_game"]
 
 
 _MODULES: Mapping[str, str] = {

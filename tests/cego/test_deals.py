@@ -53,6 +53,160 @@ D6_BLIND = "T3 T2 T1 S10 S9 DK DQ DR DJ D1 D2 D3"
 
 FORT4 = ("fort", "fort", "fort", "fort")
 
+D1_CEGO_TRICKS = (
+    "T22 T12 T8 T4",
+    "T21 T13 T9 T5",
+    "CR T14 T10 T6",
+    "SK S7 T7 T3",
+    "DK T2 T15 T11",
+    "SQ H2 D3 T1",
+    "CJ S8 H1 D2",
+    "C10 S9 HJ D1",
+    "C9 S10 HR DJ",
+    "C8 SJ HQ DR",
+    "C7 SR HK DQ",
+)
+
+D1_SOLO_TRICKS = (
+    "T22 T12 T8 T4",
+    "T21 T13 T9 T5",
+    "T20 T14 T10 T6",
+    "T19 T15 T11 T7",
+    "CK S8 S7 D3",
+    "CQ S9 H2 D2",
+    "H4 S10 H1 D1",
+    "HK DJ H3 SJ",
+    "HQ DR T18 SR",
+    "T17 SQ HR DQ",
+    "T16 SK HJ DK",
+)
+
+D1_GEGENSOLO_TRICKS = (
+    "SK S7 T4 T16",
+    "CK C7 T8 T5",
+    "HK T6 H3 T1",
+    "DK T17 T2 T9",
+    "T22 T3 T10 T7",
+    "T21 T15 T11 D3",
+    "CQ C8 H2 D2",
+    "H4 C9 H1 D1",
+    "HQ DJ T18 C10",
+    "T19 CJ HR DR",
+    "T20 CR HJ DQ",
+)
+
+D1_HALBE_TRICKS = (
+    "H3 T12 H2 T4",
+    "SK S7 T5 T2",
+    "DK T3 T13 T8",
+    "SQ T9 T6 T22",
+    "CR T14 T10 T7",
+    "SR T11 D3 T1",
+    "HK D2 CJ T15",
+    "SJ HQ D1 C10",
+    "S10 HR DJ C9",
+    "S9 HJ DR C8",
+    "S8 H1 DQ C7",
+)
+
+D1_EINE_TRICKS = (
+    "T22 T12 T8 T4",
+    "CR T13 T9 T5",
+    "SK S7 T6 T2",
+    "DK D4 T14 T10",
+    "SQ T11 T7 T3",
+    "HK D3 T1 T15",
+    "SR H2 D2 CJ",
+    "SJ H1 D1 C10",
+    "S10 HJ DJ C9",
+    "S9 HR DR C8",
+    "S8 HQ DQ C7",
+)
+
+D2_LEERE_TRICKS = (
+    "H4 T12 H3 T2",
+    "CQ T7 T3 CK",
+    "HQ T4 HK T13",
+    "SQ S10 S9 SK",
+    "T22 T14 T8 T5",
+    "T21 T15 T9 T6",
+    "T20 T16 T10 D2",
+    "T19 C9 T11 D1",
+    "T18 C10 H2 DJ",
+    "T17 CR H1 DR",
+    "DK SR HR DQ",
+)
+
+D2_GEISS_TRICKS = (
+    "T1 T12 T7 T2",
+    "CQ T8 T3 CK",
+    "HQ T4 HK T13",
+    "SQ S10 S9 SK",
+    "T22 T14 T9 T5",
+    "T21 T15 T10 T6",
+    "T20 T16 T11 D2",
+    "T19 C9 H3 D1",
+    "T18 C10 H2 DJ",
+    "T17 CR H1 DR",
+    "DK SR HR DQ",
+)
+
+D2_BETTEL_TRICKS = (
+    "T1 T12 T7 T2",
+    "CQ T8 T3 C7",
+    "HQ T4 H4 T13",
+    "SQ S10 S9 S7",
+    "SR T9 T5 S8",
+    "H3 T6 HJ T14",
+    "CR T10 D2 C8",
+    "H2 D1 CJ T15",
+    "C10 T11 DJ SJ",
+    "H1 DR D4 T16",
+    "C9 HR DQ D3",
+)
+
+D2_ZWEI_VERSCHIEDENE_TRICKS = (
+    "C7 C9 T7 T2",
+    "H4 T12 H3 T3",
+    "CQ T8 T4 CK",
+    "HQ T5 HK T13",
+    "SQ S10 S9 SK",
+    "T21 T14 T9 T6",
+    "T20 T15 T10 D2",
+    "T19 T16 T11 D1",
+    "T18 C10 H2 DJ",
+    "T17 CR H1 DR",
+    "DK SR HR DQ",
+)
+
+D2_ZWEI_LEERE_TRICKS = (
+    "C7 C9 T7 T2",
+    "C8 C10 T8 T3",
+    "HQ T4 HK T12",
+    "CQ T9 T5 CK",
+    "H3 T6 T18 T13",
+    "T22 T14 T10 D2",
+    "T21 T15 T11 D1",
+    "SK SQ S10 S9",
+    "T20 T16 H2 DJ",
+    "T19 CR H1 DR",
+    "DK SR HR DQ",
+)
+
+D5_PICCOLO_TRICKS = (
+    "T22 T15 T8 T1",
+    "C7 CJ T9 T2",
+    "SK T3 S7 T16",
+    "CQ T10 T4 C8",
+    "SQ T5 S8 T17",
+    "CR T11 T6 C9",
+    "SR T7 S9 T18",
+    "CK T12 HJ H4",
+    "SJ HR H3 T19",
+    "T20 T13 HQ D4",
+    "T21 T14 HK D3",
+)
+
 
 def result(state):  # type: ignore[no-untyped-def]
     assert state.is_over
@@ -69,20 +223,7 @@ def play_d1_cego(state) -> None:  # type: ignore[no-untyped-def]
     say(state, *FORT4, *FORT4, "cego", "gut", "gut", "gut", "spielen")
     do(state, "keep", "T22 T21")
     do(state, "press", "D4")
-    winners = tricks(
-        state,
-        "T22 T12 T8 T4",
-        "T21 T13 T9 T5",
-        "CR T14 T10 T6",
-        "SK S7 T7 T3",
-        "DK T2 T15 T11",
-        "SQ H2 D3 T1",
-        "CJ S8 H1 D2",
-        "C10 S9 HJ D1",
-        "C9 S10 HR DJ",
-        "C8 SJ HQ DR",
-        "C7 SR HK DQ",
-    )
+    winners = tricks(state, *D1_CEGO_TRICKS)
     assert winners == [0, 0, 1, 3, 1, 0, 0, 0, 0, 0, 0]
 
 
@@ -158,20 +299,7 @@ def test_schwarzwald_solo_won_counts_double() -> None:
     assert state.phase == "gegensolo" and state.to_act == 1
     say(state, "fort", "fort", "fort")
     assert state.contract == "solo" and state.to_act == 0
-    tricks(
-        state,
-        "T22 T12 T8 T4",
-        "T21 T13 T9 T5",
-        "T20 T14 T10 T6",
-        "T19 T15 T11 T7",
-        "CK S8 S7 D3",
-        "CQ S9 H2 D2",
-        "H4 S10 H1 D1",
-        "HK DJ H3 SJ",
-        "HQ DR T18 SR",
-        "T17 SQ HR DQ",
-        "T16 SK HJ DK",
-    )
+    tricks(state, *D1_SOLO_TRICKS)
     r = result(state)
     assert r["card_points"]["declarer"] == 69
     s = r["score"]
@@ -190,20 +318,7 @@ def test_schwarzwald_gegensolo_berg() -> None:
     assert state.contract == "cego" and state.declarer == 1 and state.value == 2
     do(state, "keep", "T15 SK")
     do(state, "press", "D4")
-    winners = tricks(
-        state,
-        "SK S7 T4 T16",
-        "CK C7 T8 T5",
-        "HK T6 H3 T1",
-        "DK T17 T2 T9",
-        "T22 T3 T10 T7",
-        "T21 T15 T11 D3",
-        "CQ C8 H2 D2",
-        "H4 C9 H1 D1",
-        "HQ DJ T18 C10",
-        "T19 CJ HR DR",
-        "T20 CR HJ DQ",
-    )
+    winners = tricks(state, *D1_GEGENSOLO_TRICKS)
     assert 1 not in winners
     r = result(state)
     assert r["gegensolo"] is True
@@ -222,20 +337,7 @@ def test_schwarzwald_halbe_lost() -> None:
     do(state, "lay-out", "H3")
     do(state, "keep", "T22")
     do(state, "press", "D4")
-    tricks(
-        state,
-        "H3 T12 H2 T4",
-        "SK S7 T5 T2",
-        "DK T3 T13 T8",
-        "SQ T9 T6 T22",
-        "CR T14 T10 T7",
-        "SR T11 D3 T1",
-        "HK D2 CJ T15",
-        "SJ HQ D1 C10",
-        "S10 HR DJ C9",
-        "S9 HJ DR C8",
-        "S8 H1 DQ C7",
-    )
+    tricks(state, *D1_HALBE_TRICKS)
     r = result(state)
     assert r["card_points"]["declarer"] == 25
     s = r["score"]
@@ -256,20 +358,7 @@ def test_schwarzwald_eine_lost() -> None:
     assert state.contract == "eine"
     do(state, "keep", "T22")
     assert state.phase == "play" and state.hands[0].bit_count() == 11
-    tricks(
-        state,
-        "T22 T12 T8 T4",
-        "CR T13 T9 T5",
-        "SK S7 T6 T2",
-        "DK D4 T14 T10",
-        "SQ T11 T7 T3",
-        "HK D3 T1 T15",
-        "SR H2 D2 CJ",
-        "SJ H1 D1 C10",
-        "S10 HJ DJ C9",
-        "S9 HR DR C8",
-        "S8 HQ DQ C7",
-    )
+    tricks(state, *D1_EINE_TRICKS)
     s = result(state)["score"]
     assert (s["loser_points"], s["faecher"], s["written"]) == (22, 4, 60)
     assert s["settlement"] == [-180, 60, 60, 60]
@@ -316,20 +405,7 @@ def test_schwarzwald_leere_won() -> None:
         "cego", "halbe", "selbst", "eine", "selbst", "leere", "selbst", "gut", "gut", "gut",
     )  # fmt: skip
     do(state, "lay-out", "H4")
-    tricks(
-        state,
-        "H4 T12 H3 T2",
-        "CQ T7 T3 CK",
-        "HQ T4 HK T13",
-        "SQ S10 S9 SK",
-        "T22 T14 T8 T5",
-        "T21 T15 T9 T6",
-        "T20 T16 T10 D2",
-        "T19 C9 T11 D1",
-        "T18 C10 H2 DJ",
-        "T17 CR H1 DR",
-        "DK SR HR DQ",
-    )
+    tricks(state, *D2_LEERE_TRICKS)
     s = result(state)["score"]
     assert (s["winner"], s["loser_points"], s["faecher"], s["written"]) == ("declarer", 20, 4, 80)
     assert s["settlement"] == [240, -80, -80, -80]
@@ -349,21 +425,9 @@ def test_schwarzwald_zwei_leere_forced_press_of_lowest_blind_trump() -> None:
     )  # fmt: skip
     do(state, "lay-out", "C7 C8")
     assert state.phase == "play"
-    winners = tricks(state, "C7 C9 T7 T2")
+    winners = tricks(state, D2_ZWEI_LEERE_TRICKS[0])
     assert winners == [2] and state.to_act == 0
-    tricks(
-        state,
-        "C8 C10 T8 T3",
-        "HQ T4 HK T12",
-        "CQ T9 T5 CK",
-        "H3 T6 T18 T13",
-        "T22 T14 T10 D2",
-        "T21 T15 T11 D1",
-        "SK SQ S10 S9",
-        "T20 T16 H2 DJ",
-        "T19 CR H1 DR",
-        "DK SR HR DQ",
-    )
+    tricks(state, *D2_ZWEI_LEERE_TRICKS[1:])
     r = result(state)
     assert r["forced_press"] == ["T17"]
     assert r["card_points"]["declarer"] == 57
@@ -384,20 +448,7 @@ def test_schwarzwald_zwei_verschiedene_forced_press_of_highest_blind_trump() -> 
     )  # fmt: skip
     assert state.contract == "zwei-verschiedene" and state.value == 6
     do(state, "lay-out", "C7 H4")
-    tricks(
-        state,
-        "C7 C9 T7 T2",
-        "H4 T12 H3 T3",
-        "CQ T8 T4 CK",
-        "HQ T5 HK T13",
-        "SQ S10 S9 SK",
-        "T21 T14 T9 T6",
-        "T20 T15 T10 D2",
-        "T19 T16 T11 D1",
-        "T18 C10 H2 DJ",
-        "T17 CR H1 DR",
-        "DK SR HR DQ",
-    )
+    tricks(state, *D2_ZWEI_VERSCHIEDENE_TRICKS)
     r = result(state)
     assert r["forced_press"] == ["T22"]
     assert r["card_points"]["declarer"] == 57
@@ -418,20 +469,7 @@ def test_schwarzwald_geiss_won() -> None:
     )  # fmt: skip
     assert state.contract == "geiss" and state.declarer == 0 and state.value == 7
     do(state, "lay-out", "T1")
-    tricks(
-        state,
-        "T1 T12 T7 T2",
-        "CQ T8 T3 CK",
-        "HQ T4 HK T13",
-        "SQ S10 S9 SK",
-        "T22 T14 T9 T5",
-        "T21 T15 T10 T6",
-        "T20 T16 T11 D2",
-        "T19 C9 H3 D1",
-        "T18 C10 H2 DJ",
-        "T17 CR H1 DR",
-        "DK SR HR DQ",
-    )
+    tricks(state, *D2_GEISS_TRICKS)
     r = result(state)
     assert r["card_points"]["declarer"] == 55
     s = r["score"]
@@ -478,20 +516,7 @@ def test_schwarzwald_bettel_won() -> None:
     state = deal(D2, D2_BLIND, dealer=3)
     say(state, *FORT4, "bettel", "fort", "fort", "fort")
     assert state.contract == "bettel"
-    winners = tricks(
-        state,
-        "T1 T12 T7 T2",
-        "CQ T8 T3 C7",
-        "HQ T4 H4 T13",
-        "SQ S10 S9 S7",
-        "SR T9 T5 S8",
-        "H3 T6 HJ T14",
-        "CR T10 D2 C8",
-        "H2 D1 CJ T15",
-        "C10 T11 DJ SJ",
-        "H1 DR D4 T16",
-        "C9 HR DQ D3",
-    )
+    winners = tricks(state, *D2_BETTEL_TRICKS)
     assert 0 not in winners
     assert result(state)["score"]["settlement"] == [90, -30, -30, -30]
 
@@ -501,20 +526,7 @@ def test_schwarzwald_piccolo_won() -> None:
     state = deal(D5, D5_BLIND, dealer=3)
     say(state, *FORT4, "piccolo")
     assert state.contract == "piccolo" and state.phase == "play"
-    tricks(
-        state,
-        "T22 T15 T8 T1",
-        "C7 CJ T9 T2",
-        "SK T3 S7 T16",
-        "CQ T10 T4 C8",
-        "SQ T5 S8 T17",
-        "CR T11 T6 C9",
-        "SR T7 S9 T18",
-        "CK T12 HJ H4",
-        "SJ HR H3 T19",
-        "T20 T13 HQ D4",
-        "T21 T14 HK D3",
-    )
+    tricks(state, *D5_PICCOLO_TRICKS)
     r = result(state)
     assert r["tricks"][0] == 1
     assert r["score"]["settlement"] == [120, -40, -40, -40]

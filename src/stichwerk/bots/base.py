@@ -51,6 +51,8 @@ BotFactory = Callable[..., Bot]
 # name -> (module, attribute) of a factory taking (game: str, seed: int | str, **params).
 _BOTS: dict[str, tuple[str, str]] = {
     "random": ("stichwerk.bots.base", "_random_factory"),
+    "heuristic": ("stichwerk.bots.players", "make_heuristic"),
+    "search": ("stichwerk.bots.players", "make_search"),
 }
 
 

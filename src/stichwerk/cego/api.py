@@ -4,7 +4,7 @@ from typing import Any
 
 from stichwerk.cego.profiles import PROFILES, rules_for
 from stichwerk.cego.record import deal_from_record, new_deal, score_summary
-from stichwerk.games import GameModule
+from stichwerk.core.state import GameModule
 
 
 def _settings(profile: str) -> dict[str, Any]:

@@ -237,3 +237,26 @@ def rules_for(profile: object, options: object = None) -> Rules:
 def settings_doc() -> list[tuple[str, str]]:
     """(setting, meaning) for every setting, in declaration order."""
     return [(f.name, str(f.metadata["doc"])) for f in fields(Rules) if f.name != "name"]
+
+
+def settings_table() -> str:
+    """The Markdown table of every setting of every profile (``docs/rules/cego.md`` holds it)."""
+
+    def show(value: Any) -> str:
+        if isinstance(value, tuple):
+            return ", ".join(str(v) for v in value) if value else "–"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if value == "":
+            return "–"
+        return str(value)
+
+    names = list(PROFILES)
+    lines = [
+        "| setting | " + " | ".join(f"`{n}`" for n in names) + " | meaning |",
+        "|---|" + "---|" * len(names) + "---|",
+    ]
+    for key, doc in settings_doc():
+        values = [show(getattr(PROFILES[n], key)) for n in names]
+        lines.append(f"| `{key}` | " + " | ".join(values) + f" | {doc} |")
+    return "\n".join(lines) + "\n"

@@ -329,6 +329,7 @@ def summary_of(result: Mapping[str, Any], players: int, seats: int) -> dict[str,
     out: dict[str, Any] = {
         "game": "cego",
         "profile": result["profile"],
+        "options": dict(result.get("options", {})),
         "players": players,
         "seats": seats,
         "contract": contract,

@@ -95,6 +95,34 @@ def is_pflichtsolo(rules: Rules, hand: Bits, players: int) -> bool:
     )
 
 
+def lay_out_options(hand: Bits, kind: str, *, picture_for_leere: bool) -> list[Bits]:
+    """Every set of cards a hand may lay out for an exchange's ``lay_out_kind``.
+
+    ``"geiss"``: the T1; ``"leere"``: one Leere; ``"same"``: two Leere of one suit;
+    ``"different"``: two Leere of two suits. With ``picture_for_leere`` (the titisee
+    Sonderregel) pictures may stand in, but only when the Leere alone do not make the lay-out.
+    """
+    if kind == "geiss":
+        return [1 << C.T1] if hand & (1 << C.T1) else []
+    options = _lay_out_from(hand & C.LEERE, kind)
+    if not options and picture_for_leere:
+        options = _lay_out_from(hand & C.COLOURS, kind)
+    return options
+
+
+def _lay_out_from(pool: Bits, kind: str) -> list[Bits]:
+    cards = bits_list(pool)
+    if kind == "leere":
+        return [1 << c for c in cards]
+    out: list[Bits] = []
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            same = SUIT_OF[a] == SUIT_OF[b]
+            if same == (kind == "same"):
+                out.append((1 << a) | (1 << b))
+    return out
+
+
 class CegoState:
     """One Cego deal. Build it with :func:`new_deal` or from a record; drive it with actions."""
 
@@ -104,15 +132,17 @@ class CegoState:
         "_await",
         "_challenger",
         "_exchange_step",
-        "_forced_leads",
         "_gegensolo",
         "_holder",
         "_last_winner",
         "_level",
+        "_mask",
+        "_next_seat",
         "_picked_up",
         "_queue",
         "_raised",
         "_result",
+        "_seats",
         "_speakers",
         "_standing",
         "_trick",
@@ -125,6 +155,7 @@ class CegoState:
         "dealt",
         "declarer",
         "dropped",
+        "forced_leads",
         "forced_press",
         "hands",
         "history",
@@ -174,6 +205,11 @@ class CegoState:
             self.order = [(dealer + i) % 5 for i in range(1, 5)]
         else:
             self.order = [(dealer + i) % seats for i in range(1, seats + 1)]
+        self._seats = seats
+        self._next_seat = [0] * seats
+        for i, seat in enumerate(self.order):
+            self._next_seat[seat] = self.order[(i + 1) % len(self.order)]
+        self._mask = -1
         players = len(self.order)
         self.removed: Bits = C.REMOVED_FOR_THREE if players == 3 else 0
         self.history: list[Action] = []
@@ -204,7 +240,7 @@ class CegoState:
         self.laid_away: Bits = 0
         self.pressed: Bits = 0
         self.forced_press: Bits = 0
-        self._forced_leads = 0
+        self.forced_leads = 0
         self.trick_no = 0
         self.leader: int | None = None
         self._trick: list[tuple[int, int]] = []
@@ -228,7 +264,7 @@ class CegoState:
     @property
     def seats(self) -> int:
         """Seats at the table (5 when the dealer sits out)."""
-        return len(self.hands)
+        return self._seats
 
     @property
     def players(self) -> int:
@@ -278,8 +314,7 @@ class CegoState:
         return self._gegensolo
 
     def _next(self, seat: int) -> int:
-        order = self.order
-        return order[(order.index(seat) + 1) % len(order)]
+        return self._next_seat[seat]
 
     def clone(self) -> Self:
         """An independent copy (lists copied, immutable parts shared)."""
@@ -399,26 +434,7 @@ class CegoState:
     # ---------------------------------------------------------------- feasibility
 
     def _lay_out_options(self, hand: Bits, kind: str) -> list[Bits]:
-        """Every set of cards the declarer may lay out for a contract's ``kind``."""
-        if kind == "geiss":
-            return [1 << C.T1] if hand & (1 << C.T1) else []
-        options = self._lay_out_from(hand & C.LEERE, kind)
-        if not options and self.rules.picture_for_leere:
-            options = self._lay_out_from(hand & C.COLOURS, kind)
-        return options
-
-    @staticmethod
-    def _lay_out_from(pool: Bits, kind: str) -> list[Bits]:
-        cards = bits_list(pool)
-        if kind == "leere":
-            return [1 << c for c in cards]
-        out: list[Bits] = []
-        for i, a in enumerate(cards):
-            for b in cards[i + 1 :]:
-                same = SUIT_OF[a] == SUIT_OF[b]
-                if same == (kind == "same"):
-                    out.append((1 << a) | (1 << b))
-        return out
+        return lay_out_options(hand, kind, picture_for_leere=self.rules.picture_for_leere)
 
     def _can_play(self, seat: int, contract: str) -> bool:
         """Whether ``seat``'s dealt hand can fulfil a ladder contract's lay-out."""
@@ -569,13 +585,19 @@ class CegoState:
 
     def legal_mask(self) -> Bits:
         """The cards the seat to play may play now (play phase only), as a bit set."""
+        mask = self._mask
+        if mask < 0:
+            mask = self._mask = self._legal_mask()
+        return mask
+
+    def _legal_mask(self) -> Bits:
         seat = self.to_act_seat
         if self.phase != PLAY or seat is None:
             return 0
         hand = self.hands[seat]
         trick = self._trick
         trick_no = self.trick_no
-        if trick_no < self._forced_leads and not trick and seat == self.declarer:
+        if trick_no < self.forced_leads and not trick and seat == self.declarer:
             return hand & self.laid_out
         if self.contract == "raeuber" and self.rules.raeuber_nach_regeln and trick_no < 3:
             must = _RULE_CARDS[trick_no]
@@ -617,7 +639,7 @@ class CegoState:
     def _check(self, action: Action) -> tuple[str, Any]:
         """Check ``action`` without changing anything; return what ``apply`` needs."""
         seat = action.seat
-        if not 0 <= seat < self.seats:
+        if not 0 <= seat < self._seats:
             raise IllegalAction(f"there is no seat {seat} at this table")
         if self.phase == OVER:
             raise IllegalAction("the deal is over")
@@ -705,7 +727,7 @@ class CegoState:
             return
         trick = self._trick
         trick_no = self.trick_no
-        if trick_no < self._forced_leads and not trick and seat == self.declarer:
+        if trick_no < self.forced_leads and not trick and seat == self.declarer:
             if self.contract == "geiss":
                 raise IllegalAction("the Geiß (T1) must be led to trick 1")
             raise IllegalAction(
@@ -815,6 +837,7 @@ class CegoState:
         """Verify ``action`` and apply it; return its canonical form (also the log entry)."""
         kind, data = self._check(action)
         seat = action.seat
+        self._mask = -1
         canonical: Action
         if kind == "play":
             canonical = _PLAY[seat][data]
@@ -912,10 +935,10 @@ class CegoState:
             self.laid_out = mask
             self.shown |= mask
             if ex.lay_out_kind == "geiss":
-                self._forced_leads = 1
+                self.forced_leads = 1
                 self.never_wins |= mask
             elif not self.rules.shown_leere_ordinary:
-                self._forced_leads = ex.lay_out
+                self.forced_leads = ex.lay_out
                 self.never_wins |= mask
                 self.withdrawable = mask & C.LEERE
             if ex.keep:
@@ -985,7 +1008,7 @@ class CegoState:
             self._finish()
             return
         leader = winner
-        if self.trick_no < self._forced_leads:
+        if self.trick_no < self.forced_leads:
             assert self.declarer is not None
             leader = self.declarer
         self.leader = leader
@@ -1097,6 +1120,7 @@ class CegoState:
         out: dict[str, Any] = {
             "game": "cego",
             "profile": self.profile,
+            "options": dict(self.options),
             "dealer": self.dealer,
             "contract": contract,
             "declarer": declarer,

@@ -8,6 +8,9 @@ from typing import Annotated
 
 import typer
 
+from stichwerk.cli.arena import arena
+from stichwerk.cli.play_cego import play_cego
+from stichwerk.cli.play_doppelkopf import play_doppelkopf
 from stichwerk.cli.replay import replay_command, score_command
 
 app = typer.Typer(
@@ -21,6 +24,9 @@ play_app = typer.Typer(
     help="Play a game in the terminal against computer seats.", no_args_is_help=True
 )
 app.add_typer(play_app, name="play")
+play_app.command("cego")(play_cego)
+play_app.command("doppelkopf")(play_doppelkopf)
+app.command()(arena)
 
 
 @app.command()

@@ -45,6 +45,10 @@ class SplitMix64:
                 return x % n
 
 
+_LIMITS = [0] + [(1 << 64) - ((1 << 64) % n) for n in range(1, 129)]
+"""Rejection limits of ``below(n)`` for small ``n``, computed once."""
+
+
 def shuffled(items: list[int], seed: int | str) -> list[int]:
     """A copy of ``items`` in an order fixed by ``seed`` (Fisher-Yates).
 
@@ -52,8 +56,18 @@ def shuffled(items: list[int], seed: int | str) -> list[int]:
     True
     """
     out = list(items)
-    rng = SplitMix64(seed)
+    # SplitMix64 and ``below`` inlined (the same numbers, without a method call per draw).
+    state = seed_to_int(seed)
     for i in range(len(out) - 1, 0, -1):
-        j = rng.below(i + 1)
+        n = i + 1
+        limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 64) - ((1 << 64) % n)
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            x = z ^ (z >> 31)
+            if x < limit:
+                break
+        j = x % n
         out[i], out[j] = out[j], out[i]
     return out

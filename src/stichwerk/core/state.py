@@ -26,6 +26,8 @@ deal is over). When the deal is over the piles are counted openly, as at the tab
 adds ``deal`` (every hand as dealt, and the blind).
 """
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
 from stichwerk.core.action import Action
@@ -85,3 +87,23 @@ class GameState(Protocol):
     def to_record(self) -> JSON:
         """The game record of NOTATION.md (with ``result`` when the deal is over)."""
         ...
+
+
+@dataclass(frozen=True)
+class GameModule:
+    """What a game offers to the rest of the project."""
+
+    name: str
+    """The record's ``game`` value."""
+    profiles: tuple[str, ...]
+    """Profile names; the first is the default."""
+    new_deal: Callable[..., GameState]
+    """``new_deal(profile=..., options=..., players=..., dealer=..., seed=...)``: a fresh deal.
+
+    ``players`` is the number of seats at the table; at a 5-table the dealer sits out."""
+    deal_from_record: Callable[[Mapping[str, Any]], GameState]
+    """The state a record's deal starts from (its actions not yet applied)."""
+    score_summary: Callable[[Mapping[str, Any]], JSON]
+    """The scoring output for a deal summary (what a score sheet knows of a deal)."""
+    settings: Callable[[str], JSON]
+    """A profile's settings, as JSON (for docs, the UI and tables that override them)."""

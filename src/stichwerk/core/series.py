@@ -1,0 +1,259 @@
+"""A series of deals at one table (a *Liste*): who deals, what is owed, the running totals.
+
+Game-agnostic: a game turns each finished deal's result into a :class:`DealOutcome` (its
+settlement, whether it counts, whose Pflicht-Solo it was ...) and the series keeps the list.
+It knows
+
+- **dealer rotation**: the deal passes to the next seat after a counted game; a redeal that does
+  not count is dealt again by the same dealer; after a Pflicht-Solo the same dealer may deal
+  again (not after a Vorführung);
+- the **5-player table**, where the dealer sits out the deal (and scores nothing, unless the game
+  settles him);
+- **Pflicht-Soli** owed per player: played ones are struck off; a table that forces them
+  ("Vorführung") makes the next player who owes one play it once the owed solos fill the games
+  left; a table that fines them takes ``duty_penalty`` per missing solo off the final total;
+- **Bock** rounds (values multiplied for one round after a triggering deal), and the list checks
+  (each row sums to zero and, with plus-minus at a 4-table, all totals stay even or all odd).
+
+>>> s = Series(SeriesRules(seats=4, games=4))
+>>> s.deal_args()["dealer"]
+0
+>>> _ = s.record(DealOutcome(settlement=(1, 1, -1, -1)))
+>>> s.dealer, s.totals, s.games_played
+(1, [1, 1, -1, -1], 1)
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from stichwerk.core.errors import StichwerkError
+
+Number = int | float
+
+
+@dataclass(frozen=True)
+class SeriesRules:
+    """How a list is kept at one table."""
+
+    seats: int = 4
+    games: int | None = None
+    """Counted games in the list (``None``: open-ended)."""
+    dealer_sits: bool = False
+    """The dealer gets no cards (the 5-player table)."""
+    duty_solos: int = 0
+    """Pflicht-Soli each player owes in this list."""
+    duty_enforcement: str = "penalty"
+    """``penalty`` (points off at the end), ``forced`` (Vorführung) or ``none``."""
+    duty_penalty: Number = 0
+    duty_same_dealer_again: bool = True
+    parity_check: bool = False
+    """Check the even/odd rule after every game (plus-minus lists at a 4-table)."""
+    bock: bool = False
+    bock_factor: int = 2
+
+    @property
+    def players(self) -> int:
+        """Seats dealt in each deal."""
+        return self.seats - 1 if self.dealer_sits else self.seats
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """What a series needs to know of one finished deal (the game's hook builds it)."""
+
+    settlement: tuple[Number, ...]
+    counts: bool = True
+    """The deal counts as a game of the list (a redeal usually does not)."""
+    redeal: bool = False
+    duty_solo_by: int | None = None
+    """The seat whose Pflicht-Solo this deal was."""
+    forced: bool = False
+    """The Pflicht-Solo was forced (vorgeführt): the deal passes on as usual."""
+    bock: bool = False
+    """The deal triggers a Bock round."""
+
+
+@dataclass(frozen=True)
+class SeriesEntry:
+    """One row of the list."""
+
+    number: int | None
+    """The game's number in the list, ``None`` for a deal that does not count."""
+    dealer: int
+    outcome: DealOutcome
+    multiplier: int
+    written: tuple[Number, ...]
+    totals: tuple[Number, ...]
+
+
+@dataclass
+class Series:
+    """The list of one table; see the module docstring."""
+
+    rules: SeriesRules
+    players: Sequence[str] = ()
+    first_dealer: int = 0
+    duty_owed: list[int] | None = None
+    """Pflicht-Soli each seat still owes at the start (default: ``rules.duty_solos`` each)."""
+    entries: list[SeriesEntry] = field(default_factory=list)
+    dealer: int = field(init=False)
+    totals: list[Number] = field(init=False)
+    owed: list[int] = field(init=False)
+    _bock: list[int] = field(init=False, default_factory=list)
+
+    def __post_init__(self) -> None:
+        seats = self.rules.seats
+        if seats < 2:
+            raise StichwerkError("a series needs at least two seats")
+        if self.players and len(self.players) != seats:
+            raise StichwerkError(f"a series of {seats} seats needs {seats} player names")
+        if not 0 <= self.first_dealer < seats:
+            raise StichwerkError(f"the first dealer must be a seat from 0 to {seats - 1}")
+        self.dealer = self.first_dealer
+        self.totals = [0] * seats
+        owed = self.duty_owed if self.duty_owed is not None else [self.rules.duty_solos] * seats
+        if len(owed) != seats:
+            raise StichwerkError("duty_owed needs one number per seat")
+        self.owed = list(owed)
+
+    # ---------------------------------------------------------------- where the list stands
+
+    @property
+    def games_played(self) -> int:
+        return sum(1 for e in self.entries if e.number is not None)
+
+    @property
+    def games_left(self) -> int | None:
+        if self.rules.games is None:
+            return None
+        return max(self.rules.games - self.games_played, 0)
+
+    @property
+    def is_over(self) -> bool:
+        return self.games_left == 0
+
+    @property
+    def sitting(self) -> int | None:
+        """The seat that sits out the next deal (the dealer at a 5-table)."""
+        return self.dealer if self.rules.dealer_sits else None
+
+    def forced_seat(self) -> int | None:
+        """The seat that must play its Pflicht-Solo in the next deal (Vorführung), if any."""
+        left = self.games_left
+        if self.rules.duty_enforcement != "forced" or left is None:
+            return None
+        missing = sum(self.owed)
+        if missing == 0 or missing < left:
+            return None
+        for k in range(1, self.rules.seats + 1):
+            seat = (self.dealer + k) % self.rules.seats
+            if seat != self.sitting and self.owed[seat] > 0:
+                return seat
+        return None
+
+    def multiplier(self) -> int:
+        """The Bock factor of the next deal."""
+        if not self._bock or not self._bock[0]:
+            return 1
+        return int(self.rules.bock_factor ** self._bock[0])
+
+    def deal_args(self) -> dict[str, Any]:
+        """Keyword arguments for the game's ``new_deal``: ``dealer`` and ``players`` (the seats
+        at the table), and with Pflicht-Soli ``duty_solo_owed`` and ``duty_solo_forced``."""
+        if self.is_over:
+            raise StichwerkError("the list is complete")
+        args: dict[str, Any] = {"dealer": self.dealer, "players": self.rules.seats}
+        if self.rules.duty_solos:
+            args["duty_solo_owed"] = [s for s in range(self.rules.seats) if self.owed[s] > 0]
+            forced = self.forced_seat()
+            if forced is not None:
+                args["duty_solo_forced"] = forced
+        return args
+
+    # ---------------------------------------------------------------- recording a deal
+
+    def record(self, outcome: DealOutcome) -> SeriesEntry:
+        """Write a finished deal into the list and move the deal on."""
+        if self.is_over:
+            raise StichwerkError("the list is complete")
+        seats = self.rules.seats
+        if len(outcome.settlement) != seats:
+            raise StichwerkError(f"a settlement needs {seats} numbers, one per seat")
+        if outcome.duty_solo_by is not None:
+            if not 0 <= outcome.duty_solo_by < seats:
+                raise StichwerkError("duty_solo_by must be a seat")
+            if self.owed[outcome.duty_solo_by] > 0:
+                self.owed[outcome.duty_solo_by] -= 1
+        number: int | None = None
+        mult = 1
+        if outcome.counts:
+            number = self.games_played + 1
+            mult = self.multiplier()
+            if self._bock:
+                self._bock.pop(0)
+        written = tuple(v * mult for v in outcome.settlement)
+        for s in range(seats):
+            self.totals[s] += written[s]
+        entry = SeriesEntry(number, self.dealer, outcome, mult, written, tuple(self.totals))
+        self.entries.append(entry)
+        if outcome.counts and outcome.bock and self.rules.bock:
+            rounds = self.rules.players
+            while len(self._bock) < rounds:
+                self._bock.append(0)
+            for i in range(rounds):
+                self._bock[i] += 1
+        same = not outcome.counts or (
+            outcome.duty_solo_by is not None
+            and self.rules.duty_same_dealer_again
+            and not outcome.forced
+        )
+        if not same:
+            self.dealer = (self.dealer + 1) % seats
+        return entry
+
+    # ---------------------------------------------------------------- checks and the end
+
+    def row_sums_ok(self) -> bool:
+        """Every row sums to zero (a zero-sum list)."""
+        return all(sum(e.written) == 0 for e in self.entries)
+
+    def parity_ok(self) -> bool:
+        """The even/odd rule: all totals are even or all are odd (TSR 7.3)."""
+        if not self.rules.parity_check:
+            return True
+        return len({int(t) % 2 for t in self.totals}) <= 1
+
+    def penalties(self) -> list[Number]:
+        """Points taken off each seat at the end for Pflicht-Soli not played."""
+        if self.rules.duty_enforcement != "penalty":
+            return [0] * self.rules.seats
+        return [-self.rules.duty_penalty * n for n in self.owed]
+
+    def final_totals(self) -> list[Number]:
+        """The totals with the Pflicht-Solo penalties applied."""
+        return [t + p for t, p in zip(self.totals, self.penalties(), strict=True)]
+
+    def to_json(self) -> dict[str, Any]:
+        """The list as JSON: each row, the totals, what is still owed."""
+        return {
+            "seats": self.rules.seats,
+            "players": list(self.players),
+            "games": self.rules.games,
+            "games_played": self.games_played,
+            "dealer": self.dealer,
+            "rows": [
+                {
+                    "number": e.number,
+                    "dealer": e.dealer,
+                    "written": list(e.written),
+                    "multiplier": e.multiplier,
+                    "duty_solo_by": e.outcome.duty_solo_by,
+                    "totals": list(e.totals),
+                }
+                for e in self.entries
+            ],
+            "totals": list(self.totals),
+            "duty_owed": list(self.owed),
+            "final_totals": self.final_totals(),
+        }

@@ -1,0 +1,780 @@
+"""Rule profiles: every rule switch of the game as one field of a frozen dataclass.
+
+The engine reads these settings and never a profile's name, so a table can override any of them
+(``with_overrides``) and a new house rule is a new saved configuration, not a fork. Each field
+carries its meaning and the reading behind each profile's value in ``metadata``; the rules docs
+(``docs/rules/doppelkopf.md``) list them, and a test keeps the two in step.
+
+>>> WIELANDSTRASSE.dulle_order, DDV.dulle_order
+('second-beats-first', 'first-beats-second')
+>>> WIELANDSTRASSE.with_overrides({"sau": False}).sau
+False
+>>> WIELANDSTRASSE.with_overrides({"sau": "yes"})
+Traceback (most recent call last):
+...
+stichwerk.core.errors.RecordError: option 'sau' must be true or false, not 'yes'
+"""
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from stichwerk.core.errors import RecordError
+
+SOLO_TYPES = ("damen", "buben", "kreuz", "pik", "herz", "trumpf", "fleischlos")
+"""The solo types a player can declare (``trumpf`` is the Karo colour solo)."""
+RESERVATION_KINDS = ("pflicht-solo", "lust-solo", "neu-geben", "schmeissen", "armut", "hochzeit")
+GAME_TYPES = (
+    "normal",
+    "hochzeit",
+    "armut",
+    *(f"solo-{t}" for t in SOLO_TYPES),
+    "solo-still",
+)
+"""Every game type of a result and a deal summary (``solo-still``: the Stilles Solo)."""
+NORMAL_GAMES = ("normal", "hochzeit", "armut")
+"""Game types played two against two, where the Sonderpunkte (Fuchs, Karlchen ...) count."""
+BOCK_TRIGGERS = ("120-120", "announced-lost", "solo-lost")
+
+
+def _f(doc: str, ws: str, ddv: str, **kind: Any) -> Any:
+    """A settings field: its meaning, each profile's reading, and its type for checking."""
+    return field(metadata={"doc": doc, "wielandstrasse": ws, "ddv": ddv, **kind})
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The settings of one rule profile. Field metadata: ``doc`` and each profile's reading."""
+
+    name: str = field(metadata={"doc": "The profile's name.", "skip": True})
+
+    # --- cards and their order (research §3.1) ---
+    with_nines: bool = _f(
+        "Play with the eight nines (48 cards, 12 each); off: 40 cards, 10 each. "
+        "Announcement deadlines then count the same number of cards played.",
+        "I.a lists the Karo 9 as a trump.",
+        "TSR 1.1: 48 cards with nines.",
+    )
+    dulle_is_trump: bool = _f(
+        "The Herz 10 (Dulle) is the highest trump of normal games and colour solos.",
+        "I.a item 4.",
+        "TSR 1.1.",
+    )
+    dulle_order: str = _f(
+        "Which of two Herz 10 in one trick wins.",
+        "I.a: 'zweite sticht erste !!'.",
+        "TSR: of two identical cards the earlier wins, the Herz 10 too.",
+        choices=("first-beats-second", "second-beats-first"),
+    )
+    dulle_last_trick_reversal: bool = _f(
+        "In the last trick the Herz 10 order is reversed.",
+        "Not stated; off (research §3.1).",
+        "Not in the TSR.",
+    )
+    dulle_order_with_sau: str = _f(
+        "The Herz 10 order once a Sau is announced: 'same' or 'first-beats-second'.",
+        "II.1: with Sau the first Herz 10 beats the second.",
+        "No Sau in the TSR.",
+        choices=("same", "first-beats-second"),
+    )
+    sau: bool = _f(
+        "Both aces of the trump suit in one hand may be announced (act 'sau') and are then "
+        "the highest trumps.",
+        "II.1 'Sau'.",
+        "TSR 1.1: no Schweinchen.",
+    )
+    sau_deadline: str = _f(
+        "Until when 'sau' may be said: before the first such ace is played, before the first "
+        "card of the deal, or only by the holder when it is his turn to play.",
+        "II.1: before the first Karo A is played, or earlier (A8).",
+        "n/a.",
+        choices=("before-first-ace", "before-first-card", "when-playing"),
+    )
+    sau_in_solo: tuple[str, ...] = _f(
+        "Solo types in which a Sau exists ('still' is the Stilles Solo).",
+        "I.b 3/4: in the Trumpf-Solo, not in Farben-Solos; the Stilles Solo is a Trumpf-Solo.",
+        "n/a.",
+        members=(*SOLO_TYPES, "still"),
+    )
+    sau_in_armut: bool = _f(
+        "A Sau exists in an Armut game.",
+        "Not stated; off (A8).",
+        "n/a.",
+    )
+    supersau: bool = _f(
+        "Superschweine: once a Sau is announced, the holder of both nines of the trump suit "
+        "(kings without nines) may say 'supersau'; they then outrank the Sau.",
+        "Not in the text: off.",
+        "Not in the TSR: off.",
+    )
+    solo_types: tuple[str, ...] = _f(
+        "The solos a player may declare.",
+        "I.b: Damen, Buben, Farben (Herz, Pik, Kreuz), Trumpf, Fleischloser.",
+        "TSR: Farbsolo in all four suits (Karo = 'trumpf'), Damen, Buben, Fleischloser.",
+        members=SOLO_TYPES,
+    )
+    solo_rank: tuple[tuple[str, ...], ...] = _f(
+        "The solo types from highest to lowest, in groups of equal rank (used with "
+        "solo_conflict 'solo-rank').",
+        "I.b: '1 geht vor 2': Damen > Buben > Farben > Trumpf > Fleischloser.",
+        "TSR: solo types have no ranking (one group).",
+        groups=SOLO_TYPES,
+    )
+    color_solo_keeps_dulle: bool = _f(
+        "In a colour solo the Herz 10 stays the highest trump.",
+        "I.b 3: 'Wie Normalspiel'.",
+        "TSR 1.1: Herz 10 stays top trump.",
+    )
+
+    # --- reservations (research §3.2) ---
+    reservation_order: tuple[tuple[str, ...], ...] = _f(
+        "The reservation kinds from highest to lowest, in groups of equal rank; among equal "
+        "rank the earlier seat wins (solos: see solo_conflict).",
+        "III: Lust-Solo > Neu Geben > Schmeißen > Armut > Hochzeit; Pflicht-Solo ranks with "
+        "the Lust-Solo (II.5).",
+        "TSR 5.1: Pflichtsolo > Lustsolo > Hochzeit.",
+        groups=RESERVATION_KINDS,
+    )
+    solo_conflict: str = _f(
+        "Two solos declared: the earlier seat wins ('seat-order') or the higher type "
+        "('solo-rank', then the earlier seat).",
+        "I.b ranks the solo types.",
+        "TSR 5.1: the seat further forward wins.",
+        choices=("seat-order", "solo-rank"),
+    )
+    duty_solo_leader: str = _f(
+        "Who leads trick 1 of a Pflicht-Solo.",
+        "II.5: 'kommt der Solist immer selber raus'.",
+        "TSR 5.2: the soloist.",
+        choices=("soloist", "vorhand"),
+    )
+    lust_solo_leader: str = _f(
+        "Who leads trick 1 of a Lust-Solo.",
+        "III.1: 'Solist kommt nicht selber raus'.",
+        "TSR 5.2: Vorhand.",
+        choices=("soloist", "vorhand"),
+    )
+    silent_solo: bool = _f(
+        "A seat with both Kreuz-Damen that says 'gesund' plays a Stilles Solo; off: it must "
+        "announce a reservation.",
+        "III.5: not announcing the Hochzeit means a Stilles Solo.",
+        "TSR 5.3: Stille Hochzeit, scored as a solo.",
+    )
+    silent_solo_counts_as_duty: bool = _f(
+        "A Stilles Solo discharges the soloist's Pflicht-Solo.",
+        "II.5 '(ausser beim Stillen Solo)' only makes sense if it can be one (A1).",
+        "TSR 5.3: does not replace a Pflichtsolo.",
+    )
+    failed_hochzeit_counts_as_duty: bool = _f(
+        "A Hochzeit without partner (played as a Karo solo) discharges a Pflicht-Solo.",
+        "Not stated; no (A1).",
+        "TSR 5.3: no.",
+    )
+    hochzeit_partner: str = _f(
+        "Which trick finds the Hochzeit partner: the first trick won by another seat that "
+        "was 'any' trick, 'fehl-led' (led with a non-trump), 'trump-led', or 'fehl-won' (won "
+        "with a non-trump).",
+        "IV.1: 'erster fremder Fehl-Stich'; read as Fehl-led (A5).",
+        "TSR 5.3: any trick.",
+        choices=("any", "fehl-led", "trump-led", "fehl-won"),
+    )
+    hochzeit_tricks: int = _f(
+        "Within how many tricks the Hochzeit partner must be found, else a Karo solo.",
+        "IV.1: 'nach dem dritten Stich'.",
+        "TSR 5.3: three tricks.",
+        low=1,
+        high=12,
+    )
+    armut: bool = _f(
+        "Armut: a hand with few trumps passes them on to a partner.",
+        "II.4.",
+        "Not part of the TSR.",
+    )
+    armut_max_trumps: int = _f(
+        "The most trumps an Armut hand may hold.",
+        "II.4: 'Drei oder weniger Trümpfe'.",
+        "n/a (3 if switched on).",
+        low=0,
+        high=12,
+    )
+    armut_cards: str = _f(
+        "What the Armut hand passes: exactly its trumps, or always three cards (its trumps "
+        "plus Fehl it chooses, named in the 'armut' action).",
+        "II.4: 'Sie werden ... zugeschoben' (the trumps) (A6).",
+        "n/a.",
+        choices=("trumps", "three"),
+    )
+    armut_fox_is_trump: bool = _f(
+        "A Karo ace counts as a trump for the Armut limit (off: it does not count, though it "
+        "is passed with the trumps).",
+        "Not excluded: counts (research §3.2).",
+        "n/a.",
+    )
+    armut_return_declare: str = _f(
+        "What the taker must declare of the returned cards: the number of trumps, whether "
+        "there is one, or nothing.",
+        "II.4 'muss er dies melden'; the number (A6).",
+        "n/a.",
+        choices=("count", "whether", "none"),
+    )
+    armut_two: str = _f(
+        "Two seats declare Armut: the first in seat order plays it, or the cards are redealt.",
+        "Not stated: the first (A6).",
+        "n/a.",
+        choices=("first", "redeal"),
+    )
+    schmeissen_min_nines: int = _f(
+        "Schmeißen: a hand with at least this many nines may claim a redeal (0: off).",
+        "III.3: 5 or more nines.",
+        "Not in the TSR: off.",
+        low=0,
+        high=8,
+    )
+    neu_geben_below_trumps: int = _f(
+        "Neu Geben: a hand with fewer trumps than this may claim a redeal (0: off).",
+        "III.2: fewer than 3 trumps.",
+        "Not in the TSR: off.",
+        low=0,
+        high=13,
+    )
+
+    # --- announcements (research §3.3) ---
+    re_kontra_min_cards: int = _f(
+        "Re/Kontra: the announcing player must still hold at least this many cards.",
+        "IV.1: with 11 cards in hand.",
+        "TSR 6.2: 11 cards.",
+        low=0,
+        high=12,
+    )
+    reply: str = _f(
+        "The reply (Erwiderung) with Re against Kontra or Kontra against Re: with one card "
+        "fewer than the opposing party's latest announcement needed ('one-less'), or while "
+        "holding reply_min_cards ('fixed').",
+        "IV.1: the other party may reply until the next trick (10 cards).",
+        "TSR 6.3: one card fewer.",
+        choices=("one-less", "fixed"),
+    )
+    reply_min_cards: int = _f(
+        "Cards a replying player must hold when reply is 'fixed'.",
+        "IV.1: 10 cards.",
+        "n/a (reply is 'one-less').",
+        low=0,
+        high=12,
+    )
+    keine_90_min_cards: int = _f(
+        "keine 90: cards the announcing player must hold.",
+        "IV.2: 10.",
+        "TSR 6.4: 10.",
+        low=0,
+        high=12,
+    )
+    keine_60_min_cards: int = _f(
+        "keine 60: cards the announcing player must hold.",
+        "IV.2: 8.",
+        "TSR 6.4: 9.",
+        low=0,
+        high=12,
+    )
+    keine_30_min_cards: int = _f(
+        "keine 30: cards the announcing player must hold.",
+        "IV.2: 6.",
+        "TSR 6.4: 8.",
+        low=0,
+        high=12,
+    )
+    schwarz_min_cards: int = _f(
+        "schwarz (keinen Stich): cards the announcing player must hold.",
+        "IV.2: 4.",
+        "TSR 6.4: 7.",
+        low=0,
+        high=12,
+    )
+    absage_requires_own_ansage: bool = _f(
+        "An Absage needs the party's own Re/Kontra (said before, or said with it).",
+        "IV.2: only by the party that announced before.",
+        "TSR 6.4.",
+    )
+    skip_levels: bool = _f(
+        "A higher announcement may be said directly while every skipped level's deadline "
+        "has not passed; the skipped levels count.",
+        "Not stated; allowed (research §3.3).",
+        "TSR 6.4.",
+    )
+    hochzeit_shift: bool = _f(
+        "In a Hochzeit every deadline drops by the number of the Klärungsstich minus one "
+        "(announcements start once the partner is known).",
+        "IV.1/IV.2: 'spätestens mit 9 Karten'; 'um die Zahl der Klärungsstiche' (A10).",
+        "TSR 6.5.",
+    )
+    both_announced: str = _f(
+        "Both parties said Re and Kontra (no Absage): 're-needs-121' or the party that "
+        "announced last needs 121 ('last-needs-121').",
+        "II.6 (A4): the party that announced last needs 121.",
+        "TSR 7.1: Re needs 121.",
+        choices=("re-needs-121", "last-needs-121"),
+    )
+    kontra_only_needs_121: bool = _f(
+        "Only Kontra was said: Kontra needs 121 and Re wins with 120.",
+        "V.: 'die Partei, die Kontra (ohne vorheriges Re) gesagt hat'.",
+        "TSR 7.1.",
+    )
+    re_kontra_points: int = _f(
+        "Points added for each of Re and Kontra announced.",
+        "IV.1: '2 Zusatzpunkte'.",
+        "TSR 7.2.2.",
+        low=0,
+        high=100,
+    )
+    re_kontra_doubles: bool = _f(
+        "Re and Kontra each double the game value instead of adding points.",
+        "No.",
+        "No.",
+    )
+
+    # --- scoring (research §3.4) ---
+    counting: str = _f(
+        "'plus-minus': winners +value, losers -value (sums to zero); 'plus': only winners "
+        "write their points; 'minus': only losers write -value.",
+        "V.: 'Es werden nur Pluspunkte für die Gewinner notiert'.",
+        "TSR 7.2: plus-minus.",
+        choices=("plus-minus", "plus", "minus"),
+    )
+    solo_factor: int = _f(
+        "The soloist scores this many times the game value; each opponent once.",
+        "Decoded from the Verwerfen table (15 = 3 x 5) (research §2.1).",
+        "TSR 7.2.",
+        low=1,
+        high=10,
+    )
+    level_points: int = _f(
+        "Points for each of unter 90, unter 60, unter 30 and schwarz of the losers.",
+        "V.: one point each.",
+        "TSR 7.2.1: one point each.",
+        low=0,
+        high=100,
+    )
+    absage_points: int = _f(
+        "Points for each Absage said (keine 90, 60, 30, schwarz; skipped levels count).",
+        "V.: 'keine 90 angesagt usw. jeweils 1 Punkt dazu'.",
+        "TSR 7.2.2: one point each.",
+        low=0,
+        high=100,
+    )
+    reached_points: int = _f(
+        "Points for reaching 120 against keine 90, 90 against keine 60, 60 against keine 30, "
+        "30 against schwarz.",
+        "V.: '120 Augen gegen keine 90 erreicht' and so on, one point each.",
+        "TSR 7.2.3: one point each.",
+        low=0,
+        high=100,
+    )
+    gegen_die_alten: str = _f(
+        "+1 for winning against the party that made the game: 'normal' (Kontra wins a "
+        "normal game), 'always' (also against a soloist and an Armut party), 'off'.",
+        "V.: 'gegen die Alten (oder die anderen spielbestimmenden Parteien)' (A2).",
+        "TSR 7.2.4: a Sonderpunkt of normal games.",
+        choices=("off", "normal", "always"),
+    )
+    fox_game_types: tuple[str, ...] = _f(
+        "Game types in which a Fuchs (Karo ace) caught by the other party scores +1.",
+        "II.2: normal games and the Karo-Trumpf-Solo (the Stilles Solo is one) (A7).",
+        "TSR 7.2.4: normal games only.",
+        members=GAME_TYPES,
+    )
+    karlchen: bool = _f(
+        "+1 when the Kreuz Bube wins the last trick (normal games).",
+        "II.3.",
+        "TSR 7.2.4.",
+    )
+    doppelkarlchen: bool = _f(
+        "+1 more when both Kreuz Buben of one party fall in the last trick and one wins it.",
+        "II.3: 'gibt es 2 Sonderpunkte' (A12).",
+        "Not in the TSR.",
+    )
+    karlchen_gefangen: bool = _f(
+        "+1 for each Kreuz Bube of the other party caught in the last trick.",
+        "Not in the text.",
+        "Not in the TSR.",
+    )
+    doppelkopf_min_augen: int = _f(
+        "A trick of at least this many Augen scores +1 for its winner in normal games (0: off).",
+        "V.: 'Doppelkopf - 40 und mehr Augen in einem Stich'.",
+        "TSR 7.2.4.",
+        low=0,
+        high=240,
+    )
+    extras_netting: str = _f(
+        "Sonderpunkte of both parties are netted against the winners' value ('net'), or "
+        "each party writes its own ('separate').",
+        "Not stated: netted, a net value of 0 or less scores 0 (A15).",
+        "TSR 7.2.4: netted first among themselves, then against the game value.",
+        choices=("net", "separate"),
+    )
+    no_winner: str = _f(
+        "Both parties missed their Absagen: each side scores its level points and the "
+        "'reached against an Absage' points, netted ('levels'), or nothing ('zero').",
+        "Not stated: as the DDV (A16).",
+        "TSR 6.4: no winner, the Absagen do not count (A16).",
+        choices=("levels", "zero"),
+    )
+    bock_triggers: tuple[str, ...] = _f(
+        "Events after which the list plays a Bock round (values doubled): '120-120', "
+        "'announced-lost' (a party that said Re/Kontra lost), 'solo-lost'.",
+        "No Bock.",
+        "No Bock.",
+        members=BOCK_TRIGGERS,
+    )
+
+    # --- violations and the list (research §3.5 and §1.7) ---
+    verwerfen: str = _f(
+        "How a Verwerfen (revoke, or a seat that leaves or times out) is scored: the "
+        "Wielandstraße 'table' or the DDV 'graded' penalties.",
+        "V. table: 6/15/6/5/6/5 plus 2 per Re/Kontra announcement (A14).",
+        "TSR 9: serious violation, culprit -12 (-3 per opposing Absage), others +4 (+1).",
+        choices=("table", "graded"),
+    )
+    duty_solos: int = _f(
+        "Pflicht-Soli each player owes per list.",
+        "II.5: one per Vorrunde.",
+        "TSR 5.2: one per Spielrunde.",
+        low=0,
+        high=10,
+    )
+    duty_enforcement: str = _f(
+        "A missing Pflicht-Solo: 'penalty' points at the end, or the player is 'forced' "
+        "(vorgeführt) when the owed solos equal the games left.",
+        "II.5: 15 points off the Vorrunde total.",
+        "TSR 5.2: Vorführung.",
+        choices=("penalty", "forced"),
+    )
+    duty_penalty: int = _f(
+        "Points taken off for each Pflicht-Solo not played (enforcement 'penalty').",
+        "II.5: 15.",
+        "n/a.",
+        low=0,
+        high=1000,
+    )
+    duty_same_dealer_again: bool = _f(
+        "After a Pflicht-Solo the same dealer deals again (not after a Vorführung).",
+        "Not stated: yes (A1).",
+        "TSR 5.2.",
+    )
+    redeal_counts_as_game: bool = _f(
+        "A redeal (Neu Geben, Schmeißen, Armut nobody took) counts as a game of the list.",
+        "Not stated: no (A9, A11).",
+        "n/a.",
+    )
+    games_per_list: int = _f(
+        "Games of a list at a 4-table (a 5-table plays games_per_list_five).",
+        "VI: 8 per Gruppenspiel.",
+        "TSR 8: 24 per Spielrunde.",
+        low=1,
+        high=1000,
+    )
+    games_per_list_five: int = _f(
+        "Games of a list at a 5-table, where the dealer sits out.",
+        "VI: 10.",
+        "TSR 10: 30.",
+        low=1,
+        high=1000,
+    )
+
+    def with_overrides(self, options: object) -> "Profile":
+        """This profile with a table's overrides; unknown or mistyped options get one line."""
+        if not options and (options is None or isinstance(options, dict)):
+            return self
+        if not isinstance(options, dict):
+            raise RecordError("options must be an object of setting overrides")
+        changes: dict[str, Any] = {}
+        for key, value in options.items():
+            spec = _SPECS.get(key)
+            if spec is None:
+                raise RecordError(f"unknown option {key!r} for doppelkopf")
+            changes[key] = _check_value(key, spec, value)
+        out = replace(self, **changes)
+        out.check()
+        return out
+
+    def check(self) -> None:
+        """Refuse settings that contradict each other."""
+        if self.solo_conflict == "solo-rank":
+            ranked = {t for group in self.solo_rank for t in group}
+            missing = [t for t in self.solo_types if t not in ranked]
+            if missing:
+                raise RecordError(f"option 'solo_rank' must rank every solo type ({missing[0]})")
+        kinds = [k for group in self.reservation_order for k in group]
+        if sorted(kinds) != sorted(RESERVATION_KINDS):
+            raise RecordError(
+                "option 'reservation_order' must name each of "
+                + ", ".join(RESERVATION_KINDS)
+                + " once"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        """Every setting by name, as JSON."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[f.name] = value
+        return out
+
+    def overrides_against(self, base: "Profile") -> dict[str, Any]:
+        """The options that turn ``base`` into this profile (for records)."""
+        mine, theirs = self.to_json(), base.to_json()
+        return {k: v for k, v in mine.items() if k != "name" and theirs[k] != v}
+
+
+_SPECS: dict[str, dict[str, Any]] = {
+    f.name: {"type": f.type, **f.metadata} for f in fields(Profile) if not f.metadata.get("skip")
+}
+
+
+def _check_value(key: str, spec: dict[str, Any], value: object) -> Any:
+    """``value`` as the setting ``key`` needs it, or ``RecordError`` naming what is wrong."""
+    kind = spec["type"]
+    if kind in (bool, "bool"):
+        if not isinstance(value, bool):
+            raise RecordError(f"option {key!r} must be true or false, not {value!r}")
+        return value
+    if kind in (int, "int"):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RecordError(f"option {key!r} must be a whole number, not {value!r}")
+        lo, hi = spec["low"], spec["high"]
+        if not lo <= value <= hi:
+            raise RecordError(f"option {key!r} must be between {lo} and {hi}, not {value}")
+        return value
+    if kind in (str, "str"):
+        choices = spec["choices"]
+        if value not in choices:
+            raise RecordError(f"option {key!r} must be one of {', '.join(choices)}, not {value!r}")
+        return value
+    if "members" in spec:
+        allowed = spec["members"]
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            raise RecordError(f"option {key!r} must be a list of names")
+        for v in value:
+            if v not in allowed:
+                raise RecordError(f"option {key!r}: unknown name {v!r}")
+        if len(set(value)) != len(value):
+            raise RecordError(f"option {key!r} names something twice")
+        return tuple(value)
+    allowed = spec["groups"]
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(g, list | tuple) and g and all(isinstance(v, str) for v in g) for g in value
+    ):
+        raise RecordError(f"option {key!r} must be a list of non-empty lists of names")
+    seen: set[str] = set()
+    for group in value:
+        for v in group:
+            if v not in allowed:
+                raise RecordError(f"option {key!r}: unknown name {v!r}")
+            if v in seen:
+                raise RecordError(f"option {key!r} names {v!r} twice")
+            seen.add(v)
+    return tuple(tuple(g) for g in value)
+
+
+WIELANDSTRASSE = Profile(
+    name="wielandstrasse",
+    with_nines=True,
+    dulle_is_trump=True,
+    dulle_order="second-beats-first",
+    dulle_last_trick_reversal=False,
+    dulle_order_with_sau="first-beats-second",
+    sau=True,
+    sau_deadline="before-first-ace",
+    sau_in_solo=("trumpf", "still"),
+    sau_in_armut=False,
+    supersau=False,
+    solo_types=("damen", "buben", "kreuz", "pik", "herz", "trumpf", "fleischlos"),
+    solo_rank=(("damen",), ("buben",), ("kreuz", "pik", "herz"), ("trumpf",), ("fleischlos",)),
+    color_solo_keeps_dulle=True,
+    reservation_order=(
+        ("pflicht-solo", "lust-solo"),
+        ("neu-geben",),
+        ("schmeissen",),
+        ("armut",),
+        ("hochzeit",),
+    ),
+    solo_conflict="solo-rank",
+    duty_solo_leader="soloist",
+    lust_solo_leader="vorhand",
+    silent_solo=True,
+    silent_solo_counts_as_duty=True,
+    failed_hochzeit_counts_as_duty=False,
+    hochzeit_partner="fehl-led",
+    hochzeit_tricks=3,
+    armut=True,
+    armut_max_trumps=3,
+    armut_cards="trumps",
+    armut_fox_is_trump=True,
+    armut_return_declare="count",
+    armut_two="first",
+    schmeissen_min_nines=5,
+    neu_geben_below_trumps=3,
+    re_kontra_min_cards=11,
+    reply="fixed",
+    reply_min_cards=10,
+    keine_90_min_cards=10,
+    keine_60_min_cards=8,
+    keine_30_min_cards=6,
+    schwarz_min_cards=4,
+    absage_requires_own_ansage=True,
+    skip_levels=True,
+    hochzeit_shift=True,
+    both_announced="last-needs-121",
+    kontra_only_needs_121=True,
+    re_kontra_points=2,
+    re_kontra_doubles=False,
+    counting="plus",
+    solo_factor=3,
+    level_points=1,
+    absage_points=1,
+    reached_points=1,
+    gegen_die_alten="always",
+    fox_game_types=("normal", "hochzeit", "armut", "solo-trumpf", "solo-still"),
+    karlchen=True,
+    doppelkarlchen=True,
+    karlchen_gefangen=False,
+    doppelkopf_min_augen=40,
+    extras_netting="net",
+    no_winner="levels",
+    bock_triggers=(),
+    verwerfen="table",
+    duty_solos=1,
+    duty_enforcement="penalty",
+    duty_penalty=15,
+    duty_same_dealer_again=True,
+    redeal_counts_as_game=False,
+    games_per_list=8,
+    games_per_list_five=10,
+)
+"""The default profile: seed 004, read with RULINGS.md and the defaults A1-A18."""
+
+DDV = Profile(
+    name="ddv",
+    with_nines=True,
+    dulle_is_trump=True,
+    dulle_order="first-beats-second",
+    dulle_last_trick_reversal=False,
+    dulle_order_with_sau="same",
+    sau=False,
+    sau_deadline="before-first-ace",
+    sau_in_solo=(),
+    sau_in_armut=False,
+    supersau=False,
+    solo_types=("damen", "buben", "kreuz", "pik", "herz", "trumpf", "fleischlos"),
+    solo_rank=(("damen", "buben", "kreuz", "pik", "herz", "trumpf", "fleischlos"),),
+    color_solo_keeps_dulle=True,
+    reservation_order=(
+        ("pflicht-solo",),
+        ("lust-solo",),
+        ("hochzeit",),
+        ("armut",),
+        ("neu-geben",),
+        ("schmeissen",),
+    ),
+    solo_conflict="seat-order",
+    duty_solo_leader="soloist",
+    lust_solo_leader="vorhand",
+    silent_solo=True,
+    silent_solo_counts_as_duty=False,
+    failed_hochzeit_counts_as_duty=False,
+    hochzeit_partner="any",
+    hochzeit_tricks=3,
+    armut=False,
+    armut_max_trumps=3,
+    armut_cards="trumps",
+    armut_fox_is_trump=True,
+    armut_return_declare="count",
+    armut_two="first",
+    schmeissen_min_nines=0,
+    neu_geben_below_trumps=0,
+    re_kontra_min_cards=11,
+    reply="one-less",
+    reply_min_cards=10,
+    keine_90_min_cards=10,
+    keine_60_min_cards=9,
+    keine_30_min_cards=8,
+    schwarz_min_cards=7,
+    absage_requires_own_ansage=True,
+    skip_levels=True,
+    hochzeit_shift=True,
+    both_announced="re-needs-121",
+    kontra_only_needs_121=True,
+    re_kontra_points=2,
+    re_kontra_doubles=False,
+    counting="plus-minus",
+    solo_factor=3,
+    level_points=1,
+    absage_points=1,
+    reached_points=1,
+    gegen_die_alten="normal",
+    fox_game_types=("normal", "hochzeit", "armut"),
+    karlchen=True,
+    doppelkarlchen=False,
+    karlchen_gefangen=False,
+    doppelkopf_min_augen=40,
+    extras_netting="net",
+    no_winner="levels",
+    bock_triggers=(),
+    verwerfen="graded",
+    duty_solos=1,
+    duty_enforcement="forced",
+    duty_penalty=0,
+    duty_same_dealer_again=True,
+    redeal_counts_as_game=False,
+    games_per_list=24,
+    games_per_list_five=30,
+)
+"""The DDV tournament rules (TSR, July 2000), research §1."""
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (WIELANDSTRASSE, DDV)}
+
+
+def get_profile(name: object, options: object = None) -> Profile:
+    """The profile called ``name`` with ``options`` applied; one line for anything unknown."""
+    if not isinstance(name, str) or name not in PROFILES:
+        raise RecordError(f"unknown doppelkopf profile {name!r} (known: {', '.join(PROFILES)})")
+    return PROFILES[name].with_overrides(options)
+
+
+def settings(name: str) -> dict[str, Any]:
+    """A profile's settings as JSON."""
+    return get_profile(name).to_json()
+
+
+def setting_docs() -> list[dict[str, str]]:
+    """Each setting with its meaning and each profile's reading (for the rules docs)."""
+    return [
+        {"name": name, "doc": s["doc"], "wielandstrasse": s["wielandstrasse"], "ddv": s["ddv"]}
+        for name, s in _SPECS.items()
+    ]
+
+
+def settings_table() -> str:
+    """The Markdown table of every setting of both profiles, with the reading behind each value
+    (``docs/rules/doppelkopf.md`` holds it; a test keeps the two in step)."""
+
+    def show(value: Any) -> str:
+        if isinstance(value, tuple):
+            if value and isinstance(value[0], tuple):
+                return " > ".join("/".join(g) for g in value)
+            return ", ".join(str(v) for v in value) if value else "–"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+
+    lines = [
+        "| setting | `wielandstrasse` | `ddv` | meaning; the reading behind each value |",
+        "|---|---|---|---|",
+    ]
+    for doc in setting_docs():
+        key = doc["name"]
+        ws, ddv = show(getattr(WIELANDSTRASSE, key)), show(getattr(DDV, key))
+        lines.append(
+            f"| `{key}` | {ws} | {ddv} | {doc['doc']} *Wielandstraße:* {doc['wielandstrasse']}"
+            f" *DDV:* {doc['ddv']} |"
+        )
+    return "\n".join(lines) + "\n"
