@@ -1,117 +1,103 @@
-"""The series ("Liste") of deals at a table: who deals next, who is dealt in, running totals.
+"""A table's series ("Liste"): the server's adapter to ``stichwerk.core.series``.
 
-This is the server's seam to the game-agnostic series of ``stichwerk.core.series``: the table
-actor asks only these questions, so the rules of dealer rotation and redeals stay in one place.
+The core series knows dealer rotation, the sitting dealer of a 5-seat table, redeals that do
+not count, Pflicht-Soli and Bock; a game may add hooks in its ``api`` module
+(``series_rules(profile, options, seats)`` and ``series_outcome(result)``) and otherwise gets
+the plain list: every deal counts and is settled as its result says. The table actor asks only
+what is here, and adds the sheet's labels and the deal numbers of its own log.
 """
 
-from dataclasses import dataclass, field
+import importlib
+from dataclasses import replace
 from typing import Any
 
-
-@dataclass(frozen=True)
-class DealPlan:
-    """How to deal the next deal."""
-
-    dealer: int
+from stichwerk.core.series import DealOutcome, Series, SeriesRules
+from stichwerk.games import _MODULES
 
 
-@dataclass
-class SeriesRow:
-    """One line of the score sheet."""
-
-    number: int
-    dealer: int
-    counts: bool
-    settlement: list[float]
-    label: str
+def _hooks(game: str) -> Any:
+    path = _MODULES.get(game)
+    return importlib.import_module(path) if path else None
 
 
-@dataclass
-class Series:
-    """A table's series: ``length`` counting deals at ``seats`` seats."""
+class TableSeries:
+    """``length`` counted deals of ``game`` at ``seats`` seats, with the sheet to show."""
 
-    game: str
-    seats: int
-    length: int
-    rows: list[SeriesRow] = field(default_factory=list)
-
-    @property
-    def counted(self) -> int:
-        """Deals played that count (redeals do not)."""
-        return sum(1 for r in self.rows if r.counts)
+    def __init__(
+        self, game: str, profile: str, options: dict[str, Any], seats: int, length: int
+    ) -> None:
+        self.game = game
+        hooks = _hooks(game)
+        make_rules = getattr(hooks, "series_rules", None)
+        if make_rules is not None:
+            rules: SeriesRules = make_rules(profile, options, seats)
+            if rules.games != length:
+                # A list of another length than the profile's owes no Pflicht-Soli.
+                rules = replace(rules, games=length, duty_solos=0)
+        else:
+            rules = SeriesRules(seats=seats, games=length, dealer_sits=seats == 5)
+        self._outcome = getattr(hooks, "series_outcome", None)
+        self.series = Series(rules)
+        self.labels: list[str] = []
+        self.numbers: list[int] = []
 
     @property
     def is_over(self) -> bool:
-        """Whether the series has its ``length`` deals."""
-        return self.counted >= self.length
+        """Whether every deal of the list is played."""
+        return self.series.is_over
 
-    def plan(self) -> DealPlan:
-        """The next deal: the deal passes to the next seat after every deal that counts;
-        after a redeal the same dealer deals again."""
-        return DealPlan(dealer=self.counted % self.seats)
+    def deal_args(self) -> dict[str, Any]:
+        """``dealer``, ``players`` and any duty arguments for the game's ``new_deal``."""
+        return self.series.deal_args()
 
-    def add(self, number: int, dealer: int, result: dict[str, Any]) -> SeriesRow:
-        """Write a finished deal into the sheet."""
-        counts = deal_counts(result)
-        settlement = settlement_of(result, self.seats)
-        row = SeriesRow(number, dealer, counts, settlement, deal_label(result))
-        self.rows.append(row)
-        return row
-
-    def totals(self) -> list[float]:
-        """Running total per seat."""
-        out = [0.0] * self.seats
-        for row in self.rows:
-            for seat, value in enumerate(row.settlement):
-                out[seat] += value
-        return out
+    def add(self, number: int, result: dict[str, Any]) -> bool:
+        """Write deal ``number``'s result into the list; returns whether it counted."""
+        if self._outcome is not None:
+            outcome: DealOutcome = self._outcome(result)
+        else:
+            score = result.get("score", {})
+            outcome = DealOutcome(settlement=tuple(score.get("settlement", ())))
+        entry = self.series.record(outcome)
+        self.labels.append(deal_label(result))
+        self.numbers.append(number)
+        return entry.number is not None
 
     def to_json(self) -> dict[str, Any]:
-        """The score sheet as sent to every client (public: finished deals only)."""
+        """The score sheet every seat sees (finished deals only: nothing hidden)."""
+        s = self.series
         return {
-            "length": self.length,
-            "counted": self.counted,
+            "length": s.rules.games,
+            "counted": s.games_played,
             "rows": [
                 {
-                    "number": r.number,
-                    "dealer": r.dealer,
-                    "counts": r.counts,
-                    "settlement": r.settlement,
-                    "label": r.label,
+                    "number": number,
+                    "game_no": entry.number,
+                    "dealer": entry.dealer,
+                    "counts": entry.number is not None,
+                    "multiplier": entry.multiplier,
+                    "settlement": list(entry.written),
+                    "label": label,
                 }
-                for r in self.rows
+                for number, entry, label in zip(self.numbers, s.entries, self.labels, strict=True)
             ],
-            "totals": self.totals(),
+            "totals": list(s.totals),
+            "final_totals": s.final_totals(),
+            "duty_owed": list(s.owed) if s.rules.duty_solos else None,
         }
 
 
-def _score(result: dict[str, Any]) -> dict[str, Any]:
-    score = result.get("score")
-    return score if isinstance(score, dict) else result
-
-
-def settlement_of(result: dict[str, Any], seats: int) -> list[float]:
-    """Per-seat settlement of a result (NOTATION.md: ``settlement``, one number per seat)."""
-    raw = _score(result).get("settlement")
-    out = [0.0] * seats
-    if isinstance(raw, list):
-        for seat, value in enumerate(raw[:seats]):
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                out[seat] = float(value)
-    return out
-
-
-def deal_counts(result: dict[str, Any]) -> bool:
-    """A redeal (thrown in, nobody took the Armut ...) does not count towards the series."""
-    score = _score(result)
-    return not any(result.get(key) or score.get(key) for key in ("redeal", "void"))
-
-
 def deal_label(result: dict[str, Any]) -> str:
-    """A short name for the sheet: the contract or game type."""
-    for source in (result, _score(result)):
-        for key in ("contract", "game_type", "type"):
-            value = source.get(key)
-            if isinstance(value, str):
-                return value
+    """A short name for the sheet: the contract or game type (with the solo's kind).
+
+    >>> deal_label({"contract": "halbe"})
+    'halbe'
+    >>> deal_label({"game_type": "solo-damen"})
+    'solo-damen'
+    """
+    for key in ("contract", "game_type", "type"):
+        value = result.get(key)
+        if isinstance(value, str):
+            return value
+    if "redeal" in result:
+        return "redeal"
     return ""

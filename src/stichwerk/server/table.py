@@ -31,7 +31,7 @@ from stichwerk.core.state import GameState
 from stichwerk.games import get_game
 from stichwerk.server.bots import BotRunner
 from stichwerk.server.protocol import Act, error_frame, frame
-from stichwerk.server.series import Series
+from stichwerk.server.series import TableSeries
 from stichwerk.storage.eventlog import EventWriter
 from stichwerk.storage.repo import DealInfo, NewEvent, Repo, TableInfo
 
@@ -149,7 +149,9 @@ class TableActor:
     def __init__(self, info: TableInfo, ctx: ActorContext) -> None:
         self.info = info
         self.ctx = ctx
-        self.series = Series(info.game, info.seats, info.series_length)
+        self.series = TableSeries(
+            info.game, info.profile, info.options, info.seats, info.series_length
+        )
         self.state: GameState | None = None
         self.deal_id: int | None = None
         self.deal_number = -1
@@ -233,7 +235,7 @@ class TableActor:
         for index, deal in enumerate(deals):
             last = index == len(deals) - 1
             if deal.status == "finished" and deal.result is not None:
-                self.series.add(deal.number, int(deal.record.get("dealer", 0)), deal.result)
+                self.series.add(deal.number, deal.result)
                 if last:
                     # Show the end of the last deal until the next one starts.
                     self._replay(deal)
@@ -350,9 +352,9 @@ class TableActor:
 
     async def _finish_deal(self, state: GameState) -> None:
         result = state.result() or {}
-        row = self.series.add(self.deal_number, self.deal_dealer, result)
+        counts = self.series.add(self.deal_number, result)
         assert self.deal_id is not None
-        await asyncio.to_thread(self.ctx.repo.finish_deal, self.deal_id, result, row.counts)
+        await asyncio.to_thread(self.ctx.repo.finish_deal, self.deal_id, result, counts)
         self.deal_finished_at = time.monotonic()
         self.ready.clear()
         if self.series.is_over:
@@ -405,14 +407,13 @@ class TableActor:
     # -- deals --------------------------------------------------------------------------------
 
     async def _new_deal(self) -> None:
-        plan = self.series.plan()
+        args = self.series.deal_args()
         module = get_game(self.info.game)
         state = module.new_deal(
             profile=self.info.profile,
             options=self.info.options,
-            players=self.info.seats,
-            dealer=plan.dealer,
             seed=secrets.randbits(63),
+            **args,
         )
         record = {k: v for k, v in state.to_record().items() if k not in ("actions", "result")}
         number = self.deal_number + 1
@@ -420,7 +421,7 @@ class TableActor:
         self.state = state
         self.deal_id = deal_id
         self.deal_number = number
-        self.deal_dealer = plan.dealer
+        self.deal_dealer = int(args["dealer"])
         self.deal_finished_at = None
         self.ready.clear()
         self.version = number * ACTIONS_PER_DEAL + 1

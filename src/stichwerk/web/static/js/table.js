@@ -410,7 +410,7 @@ function sheetPanel() {
   const body = el("tbody");
   for (const row of sheet.rows) {
     body.append(el("tr", { class: row.counts ? "" : "void" }, [
-      el("td", { text: String(row.number + 1) }), el("td", { text: row.label }),
+      el("td", { text: row.game_no === null ? "–" : String(row.game_no) }), el("td", { text: row.label + (row.multiplier > 1 ? ` ×${row.multiplier}` : "") }),
       ...row.settlement.map((/** @type {number} */ v) => el("td", { class: "num", text: String(v) })),
     ]));
   }
