@@ -267,7 +267,7 @@ def _replay_steps(record_json: str) -> list[dict[str, Any]]:
     """Every position of a finished deal: the public view and every hand (all open now)."""
     record = json.loads(record_json)
     module = get_game(record["game"])
-    state = module.deal_from_record(record)
+    state = module.deal_from_record({**record, "actions": []})
 
     def snapshot(action: dict[str, Any] | None) -> dict[str, Any]:
         view = state.view(None)

@@ -38,6 +38,9 @@ class Hub:
                     self._actors[table_id] = actor
                     actor.start()
         await actor.booted.wait()
+        if actor.failed:
+            self._actors.pop(table_id, None)
+            return None
         return actor
 
     async def recover(self) -> int:

@@ -172,6 +172,8 @@ class TableActor:
         self._timers: list[asyncio.TimerHandle] = []
         self._bot_tasks: set[asyncio.Task[None]] = set()
         self.booted = asyncio.Event()
+        self.failed = False
+        """Recovery failed: the table cannot be served (the log says why)."""
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -206,7 +208,8 @@ class TableActor:
             await self._recover()
         except Exception:
             log.exception("table %s: recovery failed", self.info.id)
-            raise
+            self.failed = True
+            return
         finally:
             self.booted.set()
         self._schedule()
@@ -247,7 +250,7 @@ class TableActor:
 
     def _replay(self, deal: DealInfo) -> None:
         module = get_game(self.info.game)
-        state = module.deal_from_record(deal.record)
+        state = module.deal_from_record({**deal.record, "actions": []})
         for raw in deal.actions:
             state.apply(Action.from_json(raw))
         self.state = state
