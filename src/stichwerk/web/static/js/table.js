@@ -90,7 +90,8 @@ async function refreshMeta() {
 /** @param {number} seat */
 function seatName(seat) {
   const entry = frame && frame.seats[seat];
-  const name = entry && entry.name ? entry.name : t("table.seat_label", { n: seat + 1 });
+  let name = entry && entry.name ? entry.name : t("table.seat_label", { n: seat + 1 });
+  if (entry && entry.kind === "bot") name = `${t("lobby.bot")} ${seat + 1} (${entry.name})`;
   return seat === mySeat ? `${name} (${t("table.you")})` : name;
 }
 
@@ -121,6 +122,10 @@ function render() {
     el("div", { class: "side" }, [view ? extrasPanel(view) : null, view ? historyPanel(view) : null, sheetPanel(), rulesPanel()]),
   ];
   root.replaceChildren(...parts.filter((p) => p !== null));
+  // For people: nothing. For tests and tools: where the table stands.
+  root.dataset.version = String(frame.version);
+  root.dataset.phase = frame.phase;
+  root.dataset.waiting = waiting ? "1" : "";
 }
 
 /** @param {any} view */
