@@ -97,3 +97,21 @@ def test_server_restart_mid_deal(browser: Browser, server: Server) -> None:
     assert (attr(page, "version"), hand(page), trick(page)) == before
     drive([page], rng)
     expect(page.locator("#result")).to_be_visible()
+
+
+def test_phone_screen(browser: Browser, server: Server) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    create_table(page, server.url, "doppelkopf")
+    expect(page.locator("#hand .card")).to_have_count(12)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, "the table fits the phone's width"
+    for box in page.locator("#hand .card").evaluate_all(
+        "n => n.map(e => e.getBoundingClientRect().width)"
+    ):
+        assert box >= 24, "every card is a big enough target"
+    drive([page], random.Random(6))
+    expect(page.locator("#result")).to_be_visible()
+    context.close()
