@@ -87,7 +87,8 @@ async def play(
     stop_at: float,
     rng: random.Random,
 ) -> None:
-    pending: asyncio.Task[None] | None = None
+    moves: set[asyncio.Task[None]] = set()
+    acted = -1
     await ws.send(json.dumps({"type": "sync"}))
     while time.monotonic() < stop_at:
         try:
@@ -113,8 +114,9 @@ async def play(
         view = msg["view"]
         if not view or view["to_act"] != msg["you"] or not view["legal_actions"]:
             continue
-        if pending is not None and not pending.done():
+        if version == acted:
             continue
+        acted = version
 
         async def move(version: int = version, legal: list[Any] = view["legal_actions"]) -> None:
             await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
@@ -123,7 +125,9 @@ async def play(
             stats.moves += 1
             await ws.send(json.dumps({"type": "act", "version": version, "action": choice}))
 
-        pending = asyncio.create_task(move())
+        task = asyncio.create_task(move())
+        moves.add(task)
+        task.add_done_callback(moves.discard)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -18,6 +18,7 @@ table's stand-in bot until the person returns.
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import secrets
 import time
@@ -548,9 +549,9 @@ class TableActor:
             return "finished" if self.series.is_over else "between"
         return "playing"
 
-    def _state_frame(self, seat: int | None) -> str:
-        state = self.state
-        return frame(
+    def _common(self) -> str:
+        """The part of a state frame that is the same for every seat, as JSON text."""
+        text = frame(
             "state",
             version=self.version,
             status=self.info.status,
@@ -558,20 +559,33 @@ class TableActor:
             deal=None
             if self.deal_id is None
             else {"id": self.deal_id, "number": self.deal_number, "dealer": self.deal_dealer},
-            view=None if state is None else state.view(seat),
             seats=self._seats_json(),
             sheet=self.series.to_json(),
-            you=seat,
+        )
+        return text[:-1]
+
+    def _state_frame(self, seat: int | None, common: str | None = None) -> str:
+        """A state frame for ``seat``: the common part, then that seat's view of the deal."""
+        state = self.state
+        view = None if state is None else state.view(seat)
+        return (
+            (common or self._common())
+            + ',"you":'
+            + json.dumps(seat)
+            + ',"view":'
+            + json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+            + "}"
         )
 
     def _broadcast(self) -> None:
+        common = self._common()
         for seat, conns in self.seated.items():
             if conns:
-                text = self._state_frame(seat)
+                text = self._state_frame(seat, common)
                 for conn in conns:
                     conn.send(text)
         if self.spectators:
-            text = self._state_frame(None)
+            text = self._state_frame(None, common)
             for conn in self.spectators:
                 conn.send(text)
 
