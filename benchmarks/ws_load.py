@@ -37,6 +37,13 @@ def free_port() -> int:
         return port
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> int:
     with open(f"/proc/{pid}/status") as handle:
         for line in handle:
@@ -56,7 +63,7 @@ class TableRun:
 class Stats:
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
-    errors: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
     deals: int = 0
 
 
@@ -89,6 +96,7 @@ async def play(
 ) -> None:
     moves: set[asyncio.Task[None]] = set()
     acted = -1
+    ready_for = -1
     await ws.send(json.dumps({"type": "sync"}))
     while time.monotonic() < stop_at:
         try:
@@ -98,7 +106,7 @@ async def play(
         now = time.perf_counter()
         msg = json.loads(raw)
         if msg["type"] == "error":
-            stats.errors += 1
+            stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
             continue
         if msg["type"] != "state":
             continue
@@ -107,7 +115,9 @@ async def play(
         if sent is not None:
             stats.latencies.append(now - sent)
         if msg["phase"] == "between":
-            if msg["seats"][msg["you"]]["ready"] is False:
+            deal = msg["deal"]["id"]
+            if deal != ready_for and not msg["seats"][msg["you"]]["ready"]:
+                ready_for = deal
                 await ws.send(json.dumps({"type": "next"}))
                 stats.deals += 1
             continue
@@ -139,6 +149,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "STICHWERK_DATABASE_URL": f"sqlite:///{workdir}/load.db",
         "STICHWERK_LOGIN_RATE": "100000",
         "STICHWERK_WS_RATE": "1000",
+        "STICHWERK_BOT_DELAY": str(args.bot_delay),
     }
     server = subprocess.Popen(
         [sys.executable, "-m", "stichwerk.server", "--port", str(port), "--log-level", "warning"],
@@ -196,6 +207,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
             await asyncio.gather(*(limited(i) for i in range(args.tables)))
             setup = time.monotonic() - started
+            # Tables of bots only, playing on their own: their decisions run in the server's
+            # bot process, and must not slow down the people's tables.
+            owner = await guest()
+            for _ in range(args.bot_tables):
+                body = {
+                    "game": args.game,
+                    "seats": [{"kind": "bot", "bot": args.bot}] * 4,
+                    "creator_seat": None,
+                    "series_length": 200,
+                }
+                r = await http.post("/api/tables", json=body, headers={"cookie": owner})
+                r.raise_for_status()
         tables = [TableRun() for _ in range(args.tables)]
         stats = Stats()
         ready = asyncio.Event()
@@ -230,6 +253,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         connected_rss = rss_kib(server.pid)
         # Play for the given time, from now.
         play_started = time.monotonic()
+        cpu_start = cpu_seconds(server.pid)
         stop = play_started + args.seconds
         for t in tables:
             t.sent.clear()
@@ -239,6 +263,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(0.5)
         peak_rss = rss_kib(server.pid)
         elapsed = time.monotonic() - play_started
+        server_cpu = (cpu_seconds(server.pid) - cpu_start) / elapsed
         lat = sorted(stats.latencies)
         for t in tasks:
             t.cancel()
@@ -250,6 +275,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         return {
             "game": args.game,
             "tables": args.tables,
+            "bot_tables": args.bot_tables,
+            "bot": args.bot if args.bot_tables else None,
             "players_connected": len(seats),
             "setup_seconds": round(setup, 1),
             "seconds": round(elapsed, 1),
@@ -265,6 +292,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "mean": round(1000 * statistics.fmean(lat), 2) if lat else None,
             },
             "error_frames": stats.errors,
+            "server_cpu_utilisation": round(server_cpu, 2),
             "server_rss_mib": {
                 "idle": round(base_rss / 1024, 1),
                 "connected": round(connected_rss / 1024, 1),
@@ -287,6 +315,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time per move (s)")
     parser.add_argument("--seed", default="ws-load")
+    parser.add_argument("--bot-tables", type=int, default=0, help="extra tables of bots only")
+    parser.add_argument("--bot", default="heuristic", help="the bots of those tables")
+    parser.add_argument("--bot-delay", type=float, default=0.0, help="server's bot delay (s)")
     args = parser.parse_args()
     result = asyncio.run(run(args))
     print(json.dumps(result, indent=2))
