@@ -193,8 +193,9 @@ function tableArea(view) {
     const size = view && view.hand_sizes ? view.hand_sizes[s] : null;
     const tricks = view && view.tricks_won ? view.tricks_won[s] : null;
     const flags = [];
-    if (seat.kind === "bot") flags.push(t("lobby.bot"));
-    else if (!seat.taken) flags.push(t("lobby.free"));
+    if (seat.kind === "bot") {
+      // The name says it is a computer.
+    } else if (!seat.taken) flags.push(t("lobby.free"));
     else if (seat.bot_playing) flags.push(t("table.bot_plays"));
     else if (!seat.connected) flags.push(t("table.away"));
     if (seat.ready && frame.phase === "between") flags.push("✓ " + t("table.ready"));
