@@ -265,3 +265,41 @@ def test_the_series_ends(client: TestClient) -> None:
         assert json.dumps(last["sheet"]["totals"]) == json.dumps(
             last["sheet"]["rows"][0]["settlement"]
         )
+
+
+def test_an_out_of_turn_announcement(client: TestClient) -> None:
+    """Doppelkopf's Re/Kontra may be said when it is not your turn; the server takes it."""
+    guest(client)
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    table = new_table(client, game="doppelkopf", seats=seats, series_length=20)
+    ready_for = -1
+    with client.websocket_connect(url(table), headers=ORIGIN) as ws:
+        for _ in range(2000):
+            frame = receive_until(ws, lambda m: m["type"] in ("state", "error"))
+            if frame["type"] == "error":
+                assert frame["code"] == "stale"
+                continue
+            if frame["phase"] == "between":
+                if not frame["seats"][0]["ready"] and frame["deal"]["id"] != ready_for:
+                    ready_for = frame["deal"]["id"]
+                    ws.send_json({"type": "next"})
+                continue
+            view = frame["view"]
+            if view["to_act"] == 0 and view["legal_actions"]:
+                # Our own turn: play on without announcing.
+                plain = [a for a in view["legal_actions"] if a["act"] in ("play", "gesund")]
+                choice = (plain or view["legal_actions"])[0]
+                act = {k: v for k, v in choice.items() if k != "seat"}
+                ws.send_json({"type": "act", "version": frame["version"], "action": act})
+                continue
+            calls = [a for a in view["legal_actions"] if a["act"] in ("re", "kontra")]
+            if view["phase"] == "play" and view["to_act"] != 0 and calls:
+                act = {k: v for k, v in calls[0].items() if k != "seat"}
+                ws.send_json({"type": "act", "version": frame["version"], "action": act})
+                after = receive_until(ws, lambda m: m["type"] in ("state", "error"))
+                if (
+                    after["type"] == "state"
+                    and {"seat": 0, "act": act["act"]} in after["view"]["history"]
+                ):
+                    return
+        raise AssertionError("never managed an out-of-turn announcement")
