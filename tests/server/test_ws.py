@@ -267,8 +267,15 @@ def test_the_series_ends(client: TestClient) -> None:
         )
 
 
-def test_an_out_of_turn_announcement(client: TestClient) -> None:
+def test_an_out_of_turn_announcement(db_url: str, toy: None) -> None:
     """Doppelkopf's Re/Kontra may be said when it is not your turn; the server takes it."""
+    from stichwerk.server.app import create_app
+
+    with TestClient(create_app(make_settings(db_url, bot_delay=0.05))) as client:
+        announce(client)
+
+
+def announce(client: TestClient) -> None:
     guest(client)
     seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
     table = new_table(client, game="doppelkopf", seats=seats, series_length=20)
