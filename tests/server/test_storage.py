@@ -7,6 +7,7 @@ defaults to the role and database that script creates (``STICHWERK_TEST_PG_URL``
 import asyncio
 import os
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -108,7 +109,9 @@ def test_group_commit_keeps_order_and_isolates_a_bad_append(any_url: str) -> Non
             tasks.append(one(deals[0], 3))  # a duplicate position
             return await asyncio.gather(*tasks, return_exceptions=True)
 
-        outcomes = asyncio.run(burst())
+        # In a thread of its own: a browser test may have left an event loop in this one.
+        with ThreadPoolExecutor(1) as pool:
+            outcomes = pool.submit(asyncio.run, burst()).result()
         failures = [o for o in outcomes if o is not None]
         assert len(failures) == 1 and isinstance(failures[0], IntegrityError)
         for deal_id in deals:
