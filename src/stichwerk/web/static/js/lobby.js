@@ -6,6 +6,8 @@ import { api, el, loadTexts, t, toast } from "./common.js";
 const root = /** @type {HTMLElement} */ (document.getElementById("lobby-app"));
 /** Profile facts a table does not override (the seat count is chosen above). */
 const FIXED_SETTINGS = new Set(["name", "players", "allowed_players"]);
+/** The bot offered first: sensible play without the search bot's thinking time. */
+const DEFAULT_BOT = "heuristic";
 /** @type {any} */ let me = null;
 /** @type {any} */ let catalogue = { games: [], bots: [] };
 
@@ -117,7 +119,7 @@ function createPanel() {
         el("option", { value: "bot", text: t("lobby.bot"), selected: i !== 0 }),
       ]);
       const bot = el("select", { "data-seat-bot": i, "aria-label": `${t("lobby.seat", { n: i + 1 })}: ${t("lobby.bot")}` },
-        catalogue.bots.map((/** @type {string} */ b) => el("option", { value: b, text: b })));
+        catalogue.bots.map((/** @type {string} */ b) => el("option", { value: b, text: b, selected: b === DEFAULT_BOT })));
       seatsBox.append(el("div", { class: "seat-row" }, [el("span", { text: t("lobby.seat", { n: i + 1 }) }), kind, bot]));
       mySeat.append(el("option", { value: i, text: t("lobby.seat", { n: i + 1 }), selected: i === 0 }));
     }
