@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -185,8 +186,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(StichwerkError)
     async def rules_error(_request: Request, exc: StichwerkError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=400)
-
-    from fastapi.exceptions import RequestValidationError
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(_request: Request, exc: RequestValidationError) -> JSONResponse:

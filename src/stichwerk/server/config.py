@@ -1,7 +1,7 @@
 """Server settings, read once from the environment (``STICHWERK_*``)."""
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 def _env_float(name: str, default: float) -> float:
@@ -43,7 +43,6 @@ class Settings:
     """Login, register and guest requests per second per address (burst 10)."""
     min_time_limit: int = 5
     """Seconds: the smallest away limit a table may set."""
-    extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls) -> "Settings":
