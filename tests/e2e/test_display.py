@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import Server
 from tests.e2e.driver import attr, create_table, drive, take_turn, wait_for_change
-from tests.e2e.plant import example, plant, rotate, table_id
+from tests.e2e.plant import EXAMPLES, example, plant, rotate, table_id
 
 
 def plant_tables(server: Server, plants: list[tuple[str, dict[str, Any], int]]) -> None:
@@ -137,3 +137,37 @@ def test_doppelkopf_result_card_and_armut(browser: Browser, server: Server) -> N
     assert spectator.locator("#armut-passed, #armut-returned, #hand").count() == 0
     spectator.close()
     context.close()
+
+
+RENDER_RESULTS = """async (deals) => {
+  const common = await import("/static/js/common.js");
+  await common.loadTexts();
+  const panels = await import("/static/js/panels.js");
+  const ctx = { name: (seat) => `Seat${seat}`, me: 0 };
+  return deals.map((deal) => {
+    const view = { game: deal.game, result: deal.result, history: deal.actions };
+    const card = panels.resultCard(view, ctx);
+    const headline = card.querySelector("#result-headline");
+    const title = headline ? headline.textContent : "";
+    return { name: deal.name, headline: title, text: card.textContent };
+  });
+}"""
+
+
+def test_every_example_result_reads_well(browser: Browser, server: Server) -> None:
+    """The result card of every example deal of both games, in both languages: a headline, and
+    no raw values (undefined, NaN, null, true/false, engine keys) anywhere."""
+    deals = [
+        {**example(game, path.stem), "name": f"{game}/{path.stem}"}
+        for game in ("cego", "doppelkopf")
+        for path in sorted((EXAMPLES / game).glob("*.json"))
+    ]
+    raw = re.compile(r"undefined|NaN|null|\btrue\b|\bfalse\b|\[object|_|\bscore\b")
+    for lang in ("de", "en"):
+        context = browser.new_context(extra_http_headers={"accept-language": lang})
+        page = context.new_page()
+        page.goto(server.url + "/")
+        for shown in page.evaluate(RENDER_RESULTS, deals):
+            assert shown["headline"], f"{lang} {shown['name']}: no headline"
+            assert not raw.search(shown["text"]), f"{lang} {shown['name']}: {shown['text']}"
+        context.close()

@@ -424,8 +424,10 @@ function dokoResult(view, r, ctx) {
     if (s.winner) {
       const augen = r.augen ? r.augen[s.winner] : null;
       headline = augen === null || augen === undefined
-        ? `${partyName(s.winner)} – ${signed(s.value)}`
+        ? t("doko_res.wins_plain", { party: partyName(s.winner), n: s.value })
         : t(s.value === 1 ? "doko_res.wins_1" : "doko_res.wins", { party: partyName(s.winner), augen, n: s.value });
+    } else if (r.forfeit !== null && r.forfeit !== undefined) {
+      headline = s.value ? t("doko_res.penalty", { n: s.value }) : t("table.not_counted");
     } else {
       headline = t("doko_res.none_wins");
       if (r.augen) headline += ` (${partyName("re")} ${r.augen.re} · ${partyName("kontra")} ${r.augen.kontra})`;

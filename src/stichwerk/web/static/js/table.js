@@ -267,7 +267,7 @@ function tableArea(view) {
     const counts = [];
     if (sitting) counts.push(t("table.sits_out"));
     else {
-      if (size !== null && size !== undefined) counts.push(t("table.cards_n", { n: size }));
+      if (size !== null && size !== undefined) counts.push(cardsText(size));
       if (tricks !== null && tricks !== undefined) counts.push(tricks === 1 ? t("table.trick_1") : t("table.tricks_n", { n: tricks }));
     }
     const backs = el("div", { class: "backs" });
@@ -441,10 +441,15 @@ function historyPanel(view) {
     const bits = [`${seatName(entry.seat)}: ${actLabel(entry)}`];
     if (entry.card) bits.push(" " + cardName(entry.card));
     if (entry.cards) bits.push(" " + entry.cards.map(cardName).join(", "));
-    else if (entry.count) bits.push(` (${t("table.cards_n", { n: entry.count })})`);
+    else if (entry.count) bits.push(` (${cardsText(entry.count)})`);
     list.append(el("li", { text: bits.join("") }));
   }
   return collapsible("history-panel", true, t("table.history"), [list]);
+}
+
+/** "1 Karte", "3 Karten". @param {number} n */
+function cardsText(n) {
+  return n === 1 ? t("table.card_1") : t("table.cards_n", { n });
 }
 
 /** A name short enough for a score sheet column on a phone. @param {string} name */
