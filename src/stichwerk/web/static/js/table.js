@@ -160,7 +160,7 @@ function render() {
   const view = frame.view;
   // The play zone: the table, the buttons and the hand; on a wide screen the game panel stands
   // beside them, on a phone below the hand.
-  const infoPanel = view && !view.result ? gamePanel(view, ctx(), { toAct: false }) : null;
+  const infoPanel = view && !view.result ? gamePanel(view, ctx()) : null;
   const zone = [
     tableArea(view),
     view ? actionBar(view) : null,
@@ -370,11 +370,13 @@ function actionBar(view) {
       }
     } else {
       const match = options.find((a) => sameCards(a.cards, selected));
+      const n = options[0].cards.length;
       bar.append(el("button", {
         type: "button", class: "act", "data-act": name, "data-select": "1", disabled: waiting || !match,
         text: `${actLabel(options[0])} (${t("table.selected", { n: selected.length })})`,
         onclick: () => match && act(match),
       }));
+      if (!match) bar.append(el("span", { class: "note choose", text: n === 1 ? t("table.choose_1") : t("table.choose_n", { n }) }));
     }
   }
   return bar;
