@@ -135,7 +135,7 @@ def main() -> None:
                         p.goto(url)
                         p.wait_for_selector("#table-app[data-version]")
                         shoot(p, out, f"{scene}-{size}-{lang}")
-                        if scene.endswith("result") and size == "laptop" and lang == "de":
+                        if scene.endswith("result") and lang == "de":
                             link = p.locator("a[href^='/d/']").first
                             if link.count():
                                 p.goto(server.url + (link.get_attribute("href") or ""))
