@@ -17,8 +17,10 @@ def create_table(
     series: int = 1,
     time_limit: int = 60,
     seats: int | None = None,
+    settings: dict[str, str] | None = None,
 ) -> str:
-    """Play as a guest and open a table from the lobby; returns the table page's URL."""
+    """Play as a guest and open a table from the lobby (with ``settings`` typed into the
+    settings form); returns the table page's URL."""
     page.goto(base + "/")
     page.wait_for_selector("#lobby-app .account")
     if page.locator("#guest").count():
@@ -32,6 +34,10 @@ def create_table(
     seats = page.locator("[data-seat-kind]").count()
     for i in range(seats):
         page.select_option(f'[data-seat-kind="{i}"]', "human" if i in humans else "bot")
+    if settings:
+        page.click("#create-table details summary")
+        for key, value in settings.items():
+            page.fill(f'[data-setting="{key}"]', value)
     page.fill("#series", str(series))
     page.fill("#time-limit", str(time_limit))
     page.click("#create")

@@ -171,3 +171,27 @@ def test_every_example_result_reads_well(browser: Browser, server: Server) -> No
             assert shown["headline"], f"{lang} {shown['name']}: no headline"
             assert not raw.search(shown["text"]), f"{lang} {shown['name']}: {shown['text']}"
         context.close()
+
+
+def test_a_changed_setting_is_explained_and_shown_at_the_table(
+    browser: Browser, server: Server
+) -> None:
+    page = browser.new_page()
+    meaning = "What the Drescher loser pays every other seat."
+    page.goto(server.url + "/")
+    page.wait_for_selector("#lobby-app .account")
+    if page.locator("#guest").count():
+        page.click("#guest")
+    page.select_option("#game", "cego")
+    page.select_option("#profile", "titisee")
+    page.click("#create-table details summary")
+    setting = page.locator('label.setting:has([data-setting="drescher_value"])')
+    expect(setting.locator(".setting-doc")).to_have_text(meaning)
+    url = create_table(
+        page, server.url, "cego", profile="titisee", settings={"drescher_value": "60"}
+    )
+    open_table(page, url)
+    row = page.locator('#rules tr[data-setting="drescher_value"]')
+    expect(row.locator("td.changed")).to_have_text("60")
+    expect(row.locator("td").first).to_have_attribute("title", meaning)
+    page.close()

@@ -107,6 +107,12 @@ def test_games_lists_engines_profiles_settings_and_bots(client: TestClient) -> N
     assert cego["profiles"][0] == "schwarzwald"
     assert "ladder" in cego["settings"]["schwarzwald"]
     assert "random" in data["bots"]
+    drescher = cego["setting_docs"]["drescher_value"]
+    assert drescher == "What the Drescher loser pays every other seat."
+    for game in data["games"]:
+        for values in game["settings"].values():
+            # Every setting the lobby offers comes with its meaning.
+            assert set(values) - {"name"} <= set(game["setting_docs"]), game["name"]
 
 
 def test_create_table_needs_a_user(client: TestClient) -> None:

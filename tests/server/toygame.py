@@ -217,4 +217,5 @@ GAME = GameModule(
     deal_from_record=deal_from_record,
     score_summary=lambda summary: {},
     settings=lambda profile: {"cards_each": 4},
+    setting_docs=lambda: {"cards_each": "Cards dealt to each seat."},
 )

@@ -2,13 +2,17 @@
 
 from typing import Any
 
-from stichwerk.cego.profiles import PROFILES, rules_for
+from stichwerk.cego.profiles import PROFILES, rules_for, settings_doc
 from stichwerk.cego.record import deal_from_record, new_deal, score_summary
 from stichwerk.core.state import GameModule
 
 
 def _settings(profile: str) -> dict[str, Any]:
     return rules_for(profile).settings()
+
+
+def _setting_docs() -> dict[str, str]:
+    return dict(settings_doc())
 
 
 GAME = GameModule(
@@ -18,4 +22,5 @@ GAME = GameModule(
     deal_from_record=deal_from_record,
     score_summary=score_summary,
     settings=_settings,
+    setting_docs=_setting_docs,
 )

@@ -107,3 +107,5 @@ class GameModule:
     """The scoring output for a deal summary (what a score sheet knows of a deal)."""
     settings: Callable[[str], JSON]
     """A profile's settings, as JSON (for docs, the UI and tables that override them)."""
+    setting_docs: Callable[[], dict[str, str]]
+    """Each setting's meaning in a line (the lobby shows it beside the setting)."""

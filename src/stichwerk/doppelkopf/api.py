@@ -5,9 +5,14 @@ from typing import Any
 
 from stichwerk.core.series import DealOutcome, SeriesRules
 from stichwerk.core.state import GameModule
-from stichwerk.doppelkopf.profiles import PROFILES, get_profile, settings
+from stichwerk.doppelkopf.profiles import PROFILES, get_profile, setting_docs, settings
 from stichwerk.doppelkopf.record import deal_from_record, new_deal
 from stichwerk.doppelkopf.summary import score_summary
+
+
+def _setting_docs() -> dict[str, str]:
+    return {d["name"]: d["doc"] for d in setting_docs()}
+
 
 GAME = GameModule(
     name="doppelkopf",
@@ -16,6 +21,7 @@ GAME = GameModule(
     deal_from_record=deal_from_record,
     score_summary=score_summary,
     settings=settings,
+    setting_docs=_setting_docs,
 )
 
 

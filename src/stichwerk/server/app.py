@@ -333,6 +333,7 @@ def api_router() -> APIRouter:
                     "name": name,
                     "profiles": list(module.profiles),
                     "settings": {p: module.settings(p) for p in module.profiles},
+                    "setting_docs": module.setting_docs(),
                 }
             )
         return {"games": out, "bots": available_bots()}

@@ -105,6 +105,7 @@ function createPanel() {
   function drawSettings() {
     const g = catalogue.games.find((/** @type {any} */ x) => x.name === game.value);
     defaults = g ? g.settings[profile.value] || {} : {};
+    /** @type {Record<string, string>} */ const docs = g ? g.setting_docs || {} : {};
     const rows = [];
     for (const [key, value] of Object.entries(defaults)) {
       if (FIXED_SETTINGS.has(key)) continue;
@@ -113,7 +114,11 @@ function createPanel() {
       else if (typeof value === "number") input = el("input", { type: "number", step: "any", "data-setting": key, value });
       else if (typeof value === "string") input = el("input", { "data-setting": key, value });
       else input = el("input", { "data-setting": key, "data-json": "1", value: JSON.stringify(value) });
-      rows.push(el("label", { class: "setting" }, [el("span", { text: key.replaceAll("_", " ") }), input]));
+      const doc = docs[key] || "";
+      rows.push(el("label", { class: "setting", title: doc }, [
+        el("span", { class: "setting-name", text: settingName(key) }), input,
+        el("small", { class: "setting-doc", text: doc }),
+      ]));
     }
     settingsBox.replaceChildren(el("p", { class: "note", text: t("lobby.options_hint") }), ...rows);
   }

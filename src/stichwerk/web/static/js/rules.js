@@ -27,8 +27,9 @@ export function settingName(key) {
  * @param {{game: string, profile: string, options?: Record<string, any>}} table
  * @param {Record<string, any>|null} defaults the profile's settings, when known
  * @param {string} id
+ * @param {Record<string, string>} [docs] each setting's meaning, when known
  */
-export function overridesView(table, defaults, id) {
+export function overridesView(table, defaults, id, docs = {}) {
   const options = table.options || {};
   const keys = Object.keys(options);
   const profile = tOr(`profile.${table.profile}`, table.profile);
@@ -39,7 +40,7 @@ export function overridesView(table, defaults, id) {
   const body = el("tbody");
   for (const key of keys) {
     body.append(el("tr", { "data-setting": key }, [
-      el("td", { text: settingName(key) }),
+      el("td", { text: settingName(key), title: docs[key] || "" }),
       el("td", { class: "changed", text: settingValue(options[key]) }),
       el("td", { class: "note", text: defaults && key in defaults ? settingValue(defaults[key]) : "" }),
     ]));

@@ -18,6 +18,7 @@ const invite = new URLSearchParams(location.search).get("invite");
 /** @type {any} */ let info = null;      // the table's public info (from "welcome")
 /** @type {any} */ let tableMeta = null; // the lobby record (invite link for the people at it)
 /** @type {any} */ let profileDefaults = null; // the profile's settings (to show overrides against)
+/** @type {Record<string, string>} */ let settingDocs = {}; // each setting's meaning (a tooltip on the rules table)
 /** @type {number|null} */ let mySeat = null;
 /** @type {WebSocket|null} */ let socket = null;
 let waiting = false;                     // an action was sent and not yet answered
@@ -97,6 +98,7 @@ async function loadDefaults() {
     const games = (await api("/api/games")).games;
     const game = games.find((/** @type {any} */ g) => g.name === info.game);
     profileDefaults = game ? game.settings[info.profile] || {} : {};
+    settingDocs = game ? game.setting_docs || {} : {};
   } catch (error) {
     profileDefaults = {};
   }
@@ -216,7 +218,7 @@ function waitingPanel() {
     ]));
   }
   // Everyone sees the table's rules before the first deal, overrides first.
-  children.push(overridesView(info, profileDefaults, "waiting-rules"));
+  children.push(overridesView(info, profileDefaults, "waiting-rules", settingDocs));
   if (mySeat === null) {
     const free = frame.seats.filter((/** @type {any} */ s) => s.kind === "human" && !s.taken);
     const mayJoin = info.public || invite;
@@ -491,7 +493,7 @@ function rulesPanel() {
   const openByDefault = frame.phase === "waiting" || (hasOverrides && (!frame.deal || frame.deal.number === 0));
   return collapsible("rules-panel", openByDefault, t("table.settings"), [
     el("p", {}, [`${t("lobby.series")}: ${info.series_length} · ${t("lobby.time_limit")}: ${info.time_limit}`]),
-    overridesView(info, profileDefaults, "rules"),
+    overridesView(info, profileDefaults, "rules", settingDocs),
   ]);
 }
 
