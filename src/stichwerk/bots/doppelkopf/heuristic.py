@@ -162,6 +162,15 @@ class Evaluator:
 
 SOLO_MARGIN = 0.6
 """A solo is chosen only when it beats the alternative by this much (simulations flatter)."""
+NEU_GEBEN = True
+ARMUT_MAX = 3
+SCHMEISSEN_BELOW = 0.0
+TAKE = (7, 3, 8, 2)
+SOLO_LOOK = 0.0
+"""A solo is simulated when its quick count is above this."""
+SOLO_LOOKS = 2
+ANNOUNCE_NEED = {"solo": (13.0, 15.5), "normal": (11.5, 14.0)}
+"""Hand strength for Re/Kontra and for keine 90, as soloist and in a normal game."""
 
 
 class DoppelkopfHeuristicBot:
@@ -217,14 +226,14 @@ class DoppelkopfHeuristicBot:
         if k.soloist == k.seat:
             strength = trumps + 0.8 * high_trumps(hand, order, 4) + 0.5 * fehl_aces(hand, order)
             strength -= 0.8 * fehl_losers(hand, order)
-            need = (13.0, 15.5)
+            need = ANNOUNCE_NEED["solo"]
         elif k.soloist >= 0:
             return None
         else:
             strength = normal_strength(hand, k) * 12 / max(1, hand.bit_count())
             if k.game_type == "armut" and k.seat == k.armut_seat:
                 return None
-            need = (11.5, 14.0)
+            need = ANNOUNCE_NEED["normal"]
         for word, level in (("keine-90", 1), ("re", 0), ("kontra", 0)):
             if word in words and strength >= need[level]:
                 return words[word]
@@ -272,14 +281,15 @@ class DoppelkopfHeuristicBot:
         if forced:
             top = [g for _, g in candidates[:3]]
             return max(top, key=lambda g: ev.game(k, g, samples=samples))
-        solos = [g for score, g in candidates if score > 0][:2]
-        if both_cq and solo_score(hand, k, "trumpf") > -1.5:
+        solos = [g for score, g in candidates if score > SOLO_LOOK][:SOLO_LOOKS]
+        if both_cq and solo_score(hand, k, "trumpf") > SOLO_LOOK - 1.5:
             solos.append("solo-still")
-        if p.neu_geben_below_trumps and trumps < p.neu_geben_below_trumps and not solos:
+        few = trumps < p.neu_geben_below_trumps
+        if NEU_GEBEN and p.neu_geben_below_trumps and few and not solos:
             return "neu-geben"
         foxes = (hand & code_mask(DA)).bit_count()
         armut_count = trumps if p.armut_fox_is_trump else trumps - foxes
-        if p.armut and armut_count <= p.armut_max_trumps and not solos:
+        if p.armut and armut_count <= min(ARMUT_MAX, p.armut_max_trumps) and not solos:
             return "armut"
         nines = (hand & NINES).bit_count()
         throw_in = bool(p.schmeissen_min_nines) and nines >= p.schmeissen_min_nines
@@ -288,7 +298,7 @@ class DoppelkopfHeuristicBot:
         base_game = "hochzeit" if both_cq else "normal"
         base = ev.game(k, base_game, samples=samples)
         best, best_value = ("hochzeit" if both_cq else "gesund"), base
-        if throw_in and base < 0:
+        if throw_in and base < SCHMEISSEN_BELOW:
             best, best_value = "schmeissen", 0.0
         for game in solos:
             value = ev.game(k, game, samples=samples) - SOLO_MARGIN
@@ -303,7 +313,7 @@ class DoppelkopfHeuristicBot:
         order = order_of(k, "normal")
         trumps = trump_count(k.hand, order)
         high = high_trumps(k.hand, order, 4)
-        return (trumps >= 7 and high >= 3) or (trumps >= 8 and high >= 2)
+        return (trumps >= TAKE[0] and high >= TAKE[1]) or (trumps >= TAKE[2] and high >= TAKE[3])
 
 
 def return_score(k: Knowledge, cards: tuple[str, ...]) -> float:

@@ -23,6 +23,10 @@ from stichwerk.doppelkopf.cards import AUGEN, CARD_AUGEN, NCODES, code_mask, cod
 from stichwerk.doppelkopf.fast import FastPlay
 from stichwerk.doppelkopf.trumps import TRUMP, Order
 
+TAKE_LAST = 4
+TAKE_SURE = 4
+FIGHT = 12
+KARLCHEN_KEEP = 10.0
 DA = code_of("DA")
 CJ = code_of("CJ")
 CQ = code_of("CQ")
@@ -94,7 +98,7 @@ def _build(order: Order, with_nines: bool, fox: bool) -> Tables:
                 w -= 4.0
                 s += 3.0
             if c == CJ:
-                t += 4.0
+                t += KARLCHEN_KEEP
         else:
             t = float(augen)
             w = 1.0 * rank[c] - augen * 0.5
@@ -163,38 +167,68 @@ def _lead(
     fehl = [c for c in cards if cls[c >> 1] != TRUMP]
     out_trumps = out & t.trumps
     soloist = fast.soloist == seat
+    my = team[seat]
     top = max(trumps, key=lambda c: t.key[c >> 1]) if trumps else -1
     top_sure = top >= 0 and not out & t.above[top >> 1]
-    if soloist and out_trumps and (top_sure or len(trumps) * 2 >= out_trumps.bit_count() > 0):
-        return top
+    if len(cards) == 2 and cards[0] >> 1 != cards[1] >> 1:
+        # Two cards left: keep the Kreuz Bube (Karlchen) or a sure trump for the last trick.
+        keep = [c for c in cards if c >> 1 == CJ or (c == top and top_sure)]
+        if len(keep) == 1:
+            return cards[0] if keep[0] == cards[1] else cards[1]
+    if soloist and out_trumps and trumps:
+        # Draw trumps with the high ones below the top, keeping the top for control.
+        loose = [c for c in trumps if out & t.above[c >> 1] and c >> 1 != DA]
+        if loose and (top_sure or len(trumps) >= out_trumps.bit_count()):
+            return max(loose, key=lambda c: t.key[c >> 1])
+        if top_sure or len(trumps) >= 2 * out_trumps.bit_count():
+            return top
     safe = [c for c in fehl if _fehl_safe(c, fast, seat, out, t)]
     if safe:
         return max(safe, key=lambda c: (CARD_AUGEN[c], -(hand & t.suits[cls[c >> 1]]).bit_count()))
-    my = team[seat]
-    if not soloist and my >= 0 and fehl:
-        # A partner behind who has shown out of a suit can trump it.
-        s = fast.next_seat[seat]
-        while s != seat:
-            if team[s] == my and fast.soloist < 0:
-                for c in sorted(fehl, key=lambda c: t.throw[c >> 1]):
-                    if fast.voids[s] >> cls[c >> 1] & 1 and not fast.voids[s] >> TRUMP & 1:
-                        return c
-            s = fast.next_seat[s]
-    if trumps and my == 0 and fast.soloist < 0 and top_sure and len(trumps) >= 5:
+    # Which seats of the other party have shown out of each suit (they would trump it).
+    voids = fast.voids
+    their_voids = 0
+    partner_voids = 0
+    s = fast.next_seat[seat]
+    while s != seat:
+        if my >= 0 and team[s] == my:
+            if not voids[s] >> TRUMP & 1:
+                partner_voids |= voids[s]
+        else:
+            their_voids |= voids[s]
+        s = fast.next_seat[s]
+    their_voids &= 15
+    if fehl and partner_voids & ~their_voids & 15:
+        # A partner who has shown out of a suit the others still hold trumps it.
+        for c in sorted(fehl, key=lambda c: t.throw[c >> 1]):
+            suit = cls[c >> 1]
+            if partner_voids >> suit & 1 and not their_voids >> suit & 1:
+                return c
+    if trumps and top_sure and (soloist or not fehl):
         return top
-    if soloist and trumps:
-        return top
+    best = -1
     if fehl:
-        # A low card of a suit still running, where the partner may hold the ace.
+        # A low card of a suit still running (the partner may hold the ace), not one the other
+        # party will trump.
         def lead_cost(c: int) -> tuple[float, int]:
             suit = cls[c >> 1]
             run = (out & t.suits[suit]).bit_count()
-            return (t.throw[c >> 1] + (6.0 if run < 3 else 0.0), run)
+            danger = 10.0 if their_voids >> suit & 1 else 6.0 if run < 3 else 0.0
+            return (t.throw[c >> 1] + danger, run)
 
         best = min(fehl, key=lead_cost)
-        if AUGEN[best >> 1] < 10 or not trumps:
+        if not trumps or (lead_cost(best)[0] < 10 and AUGEN[best >> 1] < 10):
             return best
-    return min(trumps, key=lambda c: t.throw[c >> 1])
+    if trumps:
+        # Trump from the top: the highest but a top trump that is not sure (queens, jacks);
+        # never the Fuchs while there is another.
+        pool = [c for c in trumps if c >> 1 != DA or t.throw[DA] < 20] or trumps
+        if len(pool) > 1 and not top_sure:
+            pool = [c for c in pool if c != top] or pool
+        if fast.soloist < 0 and my == 1 and len(pool) > 1:
+            return min(pool, key=lambda c: t.throw[c >> 1])
+        return max(pool, key=lambda c: t.key[c >> 1])
+    return best
 
 
 def _follow(fast: FastPlay, seat: int, legal: int, out: int, team: list[int], t: Tables) -> int:
@@ -232,20 +266,27 @@ def _follow(fast: FastPlay, seat: int, legal: int, out: int, team: list[int], t:
         behind.append(s)
         s = fast.next_seat[s]
     opp_behind = [s for s in behind if my < 0 or team[s] != my]
+    voids = fast.voids
     cards = bits_list(legal)
 
     def threat(code: int) -> bool:
         """Whether a seat of the other party behind may beat ``code`` if it wins now."""
         if not opp_behind:
             return False
-        if cls[code] == TRUMP:
-            return bool(out & above[code])
-        if out & above[code]:
-            return True
-        suit_left = (out & t.suits[cls[code]]).bit_count()
-        if suit_left < len(behind) + 1 and out & t.trumps:
-            return True
-        return any(fast.voids[b] >> cls[code] & 1 for b in opp_behind)
+        if led != TRUMP:
+            suit = t.suits[led]
+            # Someone behind out of the suit led may trump (or over-trump).
+            suit_left = (out & suit).bit_count()
+            ruff = suit_left < len(behind) or any(voids[b] >> led & 1 for b in opp_behind)
+            can_trump = not all(voids[b] >> TRUMP & 1 for b in opp_behind)
+            if ruff and can_trump and (cls[code] != TRUMP or out & above[code]):
+                return True
+            if cls[code] != TRUMP:
+                return bool(out & above[code])
+            return False
+        if all(voids[b] >> TRUMP & 1 for b in opp_behind):
+            return False
+        return bool(out & above[code])
 
     def beats(code: int) -> bool:
         c = cls[code]
@@ -266,14 +307,14 @@ def _follow(fast: FastPlay, seat: int, legal: int, out: int, team: list[int], t:
         worth = points + fox_bonus
         if not opp_behind:
             c = min(winners, key=lambda c: t.win[c >> 1])
-            if worth + AUGEN[c >> 1] >= 8 or t.win[c >> 1] <= 4.0 or last:
+            if worth + AUGEN[c >> 1] >= TAKE_LAST or t.win[c >> 1] <= 4.0 or last:
                 return c
         else:
             sure = [c for c in winners if not threat(c >> 1)]
             if sure:
                 c = min(sure, key=lambda c: t.win[c >> 1])
-                if worth + AUGEN[c >> 1] >= 10 or t.win[c >> 1] <= 4.0:
+                if worth + AUGEN[c >> 1] >= TAKE_SURE or t.win[c >> 1] <= 4.0:
                     return c
-            if worth >= 20:
+            if worth >= FIGHT:
                 return max(winners, key=lambda c: key[c >> 1])
     return min(cards, key=lambda c: t.throw[c >> 1])
