@@ -18,7 +18,6 @@ of thumb of a club player:
 
 from dataclasses import dataclass
 
-from stichwerk.core.bits import bits_list
 from stichwerk.doppelkopf.cards import AUGEN, CARD_AUGEN, NCODES, code_mask, code_of, deck
 from stichwerk.doppelkopf.fast import FastPlay
 from stichwerk.doppelkopf.trumps import TRUMP, Order
@@ -128,9 +127,22 @@ def tables_of(fast: FastPlay) -> Tables:
     return tables(fast.order, p.with_nines, fox)
 
 
+_EVEN = sum(1 << (2 * c) for c in range(NCODES))
+_CHUNK_IDS = tuple(
+    tuple(tuple(12 * k + i for i in range(12) if v >> i & 1) for v in range(4096)) for k in range(4)
+)
+
+
+def card_list(mask: int) -> tuple[int, ...]:
+    """The card ids in ``mask``, lowest first (by 12-bit table lookups)."""
+    c0, c1, c2, c3 = _CHUNK_IDS
+    return c0[mask & 4095] + c1[(mask >> 12) & 4095] + c2[(mask >> 24) & 4095] + c3[mask >> 36]
+
+
 def choose_card(fast: FastPlay, seat: int, legal: int, team: list[int]) -> int:
     """The card id to play. ``fast`` holds this seat's hand, the trick and the cards played;
     other hands in it are not looked at. ``team`` is each seat's party as this seat knows it."""
+    legal &= ~((legal & _EVEN) << 1)  # the two copies of a card play alike: keep one
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     t = tables_of(fast)
@@ -162,7 +174,7 @@ def _lead(
     fast: FastPlay, seat: int, hand: int, legal: int, out: int, team: list[int], t: Tables
 ) -> int:
     cls = fast.order.cls
-    cards = bits_list(legal)
+    cards = card_list(legal)
     trumps = [c for c in cards if cls[c >> 1] == TRUMP]
     fehl = [c for c in cards if cls[c >> 1] != TRUMP]
     out_trumps = out & t.trumps
@@ -267,7 +279,7 @@ def _follow(fast: FastPlay, seat: int, legal: int, out: int, team: list[int], t:
         s = fast.next_seat[s]
     opp_behind = [s for s in behind if my < 0 or team[s] != my]
     voids = fast.voids
-    cards = bits_list(legal)
+    cards = card_list(legal)
 
     def threat(code: int) -> bool:
         """Whether a seat of the other party behind may beat ``code`` if it wins now."""
