@@ -13,20 +13,22 @@ Every decision keeps to a time budget (default 0.3 s); with ``worlds`` set it sa
 that many worlds instead, so that its play is reproducible.
 """
 
+import math
 import random
 import time
 from typing import Any
 
 from stichwerk.bots.base import View, legal_of
-from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot
+from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot, team_of
 from stichwerk.bots.doppelkopf.knowledge import LEVEL_ACTS, Knowledge, read
+from stichwerk.bots.doppelkopf.policy import choose_card
 from stichwerk.bots.doppelkopf.world import fast_from, relative, rollout, sample_world
 from stichwerk.core.action import Action
 from stichwerk.doppelkopf.cards import CODE_INDEX, code_mask
 from stichwerk.doppelkopf.scoring import score
 
-ANNOUNCE_MARGIN = 0.25
-"""An announcement must gain this much per deal (in settlement points) to be said."""
+ANNOUNCE_MARGIN = 0.1
+"""An announcement must gain this much per deal (in settlement points, beyond the noise)."""
 
 
 class DoppelkopfSearchBot:
@@ -41,11 +43,14 @@ class DoppelkopfSearchBot:
         worlds: int | None = None,
         bid_samples: int = 24,
         max_worlds: int = 400,
+        confidence: float = 1.0,
     ) -> None:
         self.budget = budget
         self.worlds = worlds
         self.bid_samples = bid_samples
         self.max_worlds = max_worlds
+        self.confidence = confidence
+        """How many standard errors a card must gain over the heuristic's to be played."""
         self.rng = random.Random(f"search-{seed}")
         self.heuristic = DoppelkopfHeuristicBot(seed)
         self.worlds_last = 0
@@ -80,8 +85,9 @@ class DoppelkopfSearchBot:
             return plays[0]
         seat = k.seat
         order = k.order
-        totals = [0.0] * len(cards)
-        said = [0.0] * len(cards)
+        n = len(cards)
+        values: list[list[float]] = [[] for _ in cards]
+        said: list[list[float]] = [[] for _ in cards]
         worlds = rollouts = 0
         while True:
             world = sample_world(k, self.rng)
@@ -91,11 +97,11 @@ class DoppelkopfSearchBot:
                 fast.play(card)
                 rollout(fast)
                 facts = fast.facts()
-                totals[i] += relative(score(facts, fast.profile)["settlement"], seat, order)
+                values[i].append(relative(score(facts, fast.profile)["settlement"], seat, order))
                 if word is not None:
                     fast.announce(seat, word.act)
                     settlement = score(fast.facts(), fast.profile)["settlement"]
-                    said[i] += relative(settlement, seat, order)
+                    said[i].append(relative(settlement, seat, order))
                 rollouts += 1
             worlds += 1
             if self.worlds is not None:
@@ -105,10 +111,42 @@ class DoppelkopfSearchBot:
                 break
         self.worlds_last = worlds
         self.rollouts_last = rollouts
-        best = max(range(len(cards)), key=lambda i: (totals[i], -cards[i]))
-        if word is not None and max(said) > totals[best] + ANNOUNCE_MARGIN * worlds:
-            return word
+        # The heuristic's card stands unless another is better by more than the noise.
+        default = cards.index(self._heuristic_card(k, cards)) if n > 1 else 0
+        best = default
+        best_gain = 0.0
+        for i in range(n):
+            if i != default:
+                gain = _clear_gain(values[i], values[default], self.confidence)
+                if gain > best_gain:
+                    best, best_gain = i, gain
+        if word is not None:
+            gain = _clear_gain(said[best], values[best], self.confidence)
+            if gain > ANNOUNCE_MARGIN:
+                return word
         return plays[best]
+
+    def _heuristic_card(self, k: Knowledge, cards: list[int]) -> int:
+        """The card the policy would play (one of ``cards``)."""
+        assert k.base is not None
+        fast = k.base.copy()
+        fast.hands[k.seat] = k.hand
+        legal = 0
+        for card in cards:
+            legal |= 1 << card
+        card = choose_card(fast, k.seat, legal, team_of(k))
+        return next(c for c in cards if c >> 1 == card >> 1)
+
+
+def _clear_gain(a: list[float], b: list[float], z: float) -> float:
+    """The mean of ``a - b`` (paired by world) less ``z`` standard errors; 0 if not positive."""
+    n = len(a)
+    if n < 2:
+        return 0.0
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return max(0.0, mean - z * math.sqrt(var / n))
 
 
 def make(game: str, seed: int | str = 0, **params: Any) -> DoppelkopfSearchBot:
