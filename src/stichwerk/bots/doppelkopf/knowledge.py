@@ -106,6 +106,8 @@ class Knowledge:
     unlikely_pairs: list[tuple[int, int, float]] = field(default_factory=list)
     """(seat, code, odds): worlds where the seat holds both copies are dropped with these odds."""
     played_by: list[int] = field(default_factory=list)
+    public_party: list[int] = field(default_factory=list)
+    """The parties as the whole table knows them (this seat's own only once shown)."""
     ann_log: list[tuple[int, str]] = field(default_factory=list)
     declared: dict[int, list[str]] = field(default_factory=dict)
     base: FastPlay | None = None
@@ -153,6 +155,7 @@ def read(view: dict[str, Any]) -> Knowledge:
     k.known_party = [party_names.get(p, -1) if p else -1 for p in view["parties"]]
     if view.get("my_party"):
         k.known_party[seat] = party_names[view["my_party"]]
+    k.public_party = list(k.known_party)
     k.soloist = view["soloist"] if view.get("soloist") is not None else -1
     hochzeit = view.get("hochzeit")
     if hochzeit:
@@ -183,6 +186,11 @@ def read(view: dict[str, Any]) -> Knowledge:
         hand |= 1 << ids.take(CODE_INDEX[code])
     k.hand = hand
     k.played_by = played_by
+    shown = played_by[seat] & code_mask(CQ) or any(
+        s == seat and act in LEVEL_ACTS for s, act in k.ann_log
+    )
+    if game_type == "normal" and not shown:
+        k.public_party[seat] = -1
     k.unseen = ids.free(deck(profile.with_nines))
     if k.phase in ("play", "done"):
         k.base = _replay(k, view, plays)

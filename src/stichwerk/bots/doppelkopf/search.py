@@ -20,7 +20,7 @@ from typing import Any
 
 from stichwerk.bots.base import View, legal_of
 from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot, team_of
-from stichwerk.bots.doppelkopf.knowledge import LEVEL_ACTS, Knowledge, read
+from stichwerk.bots.doppelkopf.knowledge import CQ, LEVEL_ACTS, Knowledge, read
 from stichwerk.bots.doppelkopf.policy import choose_card
 from stichwerk.bots.doppelkopf.world import fast_from, relative, rollout, sample_world
 from stichwerk.core.action import Action
@@ -44,12 +44,15 @@ class DoppelkopfSearchBot:
         bid_samples: int = 24,
         max_worlds: int = 400,
         confidence: float = 1.0,
+        public: bool = True,
     ) -> None:
         self.budget = budget
         self.worlds = worlds
         self.bid_samples = bid_samples
         self.max_worlds = max_worlds
         self.confidence = confidence
+        self.public = public
+        """Roll-outs where the seats know only what the table knows of the parties."""
         """How many standard errors a card must gain over the heuristic's to be played."""
         self.rng = random.Random(f"search-{seed}")
         self.heuristic = DoppelkopfHeuristicBot(seed)
@@ -86,6 +89,11 @@ class DoppelkopfSearchBot:
         seat = k.seat
         order = k.order
         n = len(cards)
+        public = k.public_party if self.public else None
+        shown = None
+        if public is not None:
+            shown = list(public)
+            shown[seat] = 0  # playing a Kreuz Dame shows the Re party
         values: list[list[float]] = [[] for _ in cards]
         said: list[list[float]] = [[] for _ in cards]
         worlds = rollouts = 0
@@ -95,7 +103,7 @@ class DoppelkopfSearchBot:
             for i, card in enumerate(cards):
                 fast = base.copy()
                 fast.play(card)
-                rollout(fast)
+                rollout(fast, shown if card >> 1 == CQ else public)
                 facts = fast.facts()
                 values[i].append(relative(score(facts, fast.profile)["settlement"], seat, order))
                 if word is not None:

@@ -205,17 +205,53 @@ def say_sau(fast: FastPlay) -> None:
                 return
 
 
-def rollout(fast: FastPlay) -> None:
-    """Play the deal to its end with the policy for every seat (each knows the parties)."""
+def rollout(fast: FastPlay, public: list[int] | None = None) -> None:
+    """Play the deal to its end with the policy for every seat.
+
+    With ``public`` (the parties as the table knows them, in a normal game) each seat plays
+    knowing its own party and what the table learns as the Kreuz-Damen fall; without it every
+    seat knows every party.
+    """
     say_sau(fast)
     party = fast.party
     n = fast.n_tricks
+    if public is None or fast.game_type != "normal":
+        while fast.trick_no < n:
+            legal = fast.legal()
+            if legal & (legal - 1):
+                fast.play(choose_card(fast, fast.to_act, legal, party))
+            else:
+                fast.play(legal.bit_length() - 1)
+        return
+    known = list(public)
     while fast.trick_no < n:
+        seat = fast.to_act
         legal = fast.legal()
         if legal & (legal - 1):
-            fast.play(choose_card(fast, fast.to_act, legal, party))
+            card = choose_card(fast, seat, legal, _as_seen(known, party, seat))
         else:
-            fast.play(legal.bit_length() - 1)
+            card = legal.bit_length() - 1
+        fast.play(card)
+        if card >> 1 == CQ and known[seat] < 0:
+            known[seat] = 0
+            if known.count(0) == 2:
+                for s in range(len(known)):
+                    if known[s] < 0 and party[s] >= 0:
+                        known[s] = 1
+
+
+def _as_seen(known: list[int], party: list[int], seat: int) -> list[int]:
+    """The parties as ``seat`` sees them: the table's knowledge and its own party; a Re seat
+    that knows its partner, or a Kontra seat that knows both Re seats, knows everyone."""
+    mine = party[seat]
+    team = list(known)
+    team[seat] = mine
+    re = team.count(0)
+    if (mine == 0 and re == 2) or (mine == 1 and re == 2):
+        for s in range(len(team)):
+            if team[s] < 0 and party[s] >= 0:
+                team[s] = 1
+    return team
 
 
 def settle(fast: FastPlay) -> list[int]:
