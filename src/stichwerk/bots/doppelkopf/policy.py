@@ -194,6 +194,15 @@ def _lead(
             return max(loose, key=lambda c: t.key[c >> 1])
         if top_sure or len(trumps) >= 2 * out_trumps.bit_count():
             return top
+    if fast.hochzeiter == seat and not fast.clarified and fehl:
+        # A Hochzeit looks for its partner: a Fehl card another seat will take.
+        rule = fast.profile.hochzeit_partner
+        if rule != "trump-led":
+
+            def cheap_running(c: int) -> tuple[float, int]:
+                return (t.throw[c >> 1], -(out & t.suits[cls[c >> 1]]).bit_count())
+
+            return min(fehl, key=cheap_running)
     safe = [c for c in fehl if _fehl_safe(c, fast, seat, out, t)]
     if safe:
         return max(safe, key=lambda c: (CARD_AUGEN[c], -(hand & t.suits[cls[c >> 1]]).bit_count()))
