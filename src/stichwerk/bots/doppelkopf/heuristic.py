@@ -162,13 +162,18 @@ class Evaluator:
 
 SOLO_MARGIN = 0.6
 """A solo is chosen only when it beats the alternative by this much (simulations flatter)."""
-NEU_GEBEN = True
-ARMUT_MAX = 3
-SCHMEISSEN_BELOW = 0.0
-TAKE = (7, 3, 8, 2)
 SOLO_LOOK = 0.0
-"""A solo is simulated when its quick count is above this."""
+"""A solo is simulated when its quick count (:func:`solo_score`) is above this ..."""
 SOLO_LOOKS = 2
+"""... for at most this many solo types, the best counts first."""
+NEU_GEBEN = True
+"""Claim Neu Geben with too few trumps (else such a hand goes on to Armut or the game)."""
+ARMUT_MAX = 3
+"""Declare Armut with at most this many trumps (and the table's limit)."""
+SCHMEISSEN_BELOW = 0.0
+"""Throw in five nines when the simulated game is worth less than this."""
+TAKE = (7, 3, 8, 2)
+"""Take an Armut with (trumps, high trumps) of at least the first pair or the second."""
 ANNOUNCE_NEED = {"solo": (13.0, 15.5), "normal": (11.5, 14.0)}
 """Hand strength for Re/Kontra and for keine 90, as soloist and in a normal game."""
 
@@ -181,7 +186,6 @@ class DoppelkopfHeuristicBot:
     def __init__(self, seed: int | str = 0, samples: int = 10) -> None:
         self.seed = seed
         self.samples = samples
-        self.rng = random.Random(f"heuristic-{seed}")
 
     def act(self, view: View) -> Action:
         actions = legal_of(view)

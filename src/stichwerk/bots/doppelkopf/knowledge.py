@@ -239,6 +239,28 @@ def _replay(k: Knowledge, view: dict[str, Any], plays: list[tuple[int, int]]) ->
     return fast
 
 
+SOLO_TRUMPS = {"damen": 5.5, "buben": 5.5, "fleischlos": 0.0}
+SOLO_TRUMPS_SUIT = 12.0
+"""How many trumps a soloist typically holds at the start (picture solos, suit solos)."""
+
+
+def _soloist_weight(k: Knowledge) -> float:
+    """The trump weight that deals the soloist about as many trumps as a soloist holds."""
+    solo = k.game_type[5:] if k.game_type.startswith("solo-") else "trumpf"
+    trumps = k.card_order().trump_mask
+    unseen = (k.unseen & trumps).bit_count()
+    if not unseen:
+        return 1.0
+    played = (k.played_by[k.soloist] & trumps).bit_count()
+    expect = SOLO_TRUMPS.get(solo, SOLO_TRUMPS_SUIT) - played
+    share = min(0.95, max(0.1, expect / unseen))
+    room = k.hand_sizes[k.soloist]
+    rest = sum(k.hand_sizes[s] for s in k.order if s not in (k.seat, k.soloist))
+    if room <= 0 or rest <= 0:
+        return 1.0
+    return min(12.0, max(1.0, share * rest / (room * (1.0 - share))))
+
+
 def _count_plays_before(view: dict[str, Any], act: str) -> int:
     """How many cards were played before ``act`` was said (-1: never said)."""
     n = 0
@@ -326,7 +348,7 @@ def _constraints(k: Knowledge, view: dict[str, Any]) -> None:
                 k.unlikely_pairs.append((s, CQ, 0.8))
     # Soft: a soloist is long in trumps; so, less surely, is a seat that announced.
     if k.soloist >= 0 and k.soloist != me:
-        k.trump_weight[k.soloist] = 3.0
+        k.trump_weight[k.soloist] = _soloist_weight(k)
     for s, act in k.ann_log:
         if s != me and act in LEVEL_ACTS:
             strength = 2.0 if act not in ("re", "kontra") else 1.4

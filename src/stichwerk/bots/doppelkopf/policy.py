@@ -4,16 +4,21 @@ It reads what a seat sees: its hand, the trick, the cards played, the shown-out 
 parties as that seat knows them (the roll-outs pass the parties of the sampled world). The rules
 of thumb of a club player:
 
-- **Leading**: cash sure Fehl winners first (an ace of a suit that is still "running", where
-  everyone can follow and nobody has shown out, blank aces above all); a soloist draws trumps
-  with trumps no card out can beat; a Re player long in high trumps plays them; otherwise a low
-  Fehl card (the partner may hold the ace), never a Fehl ten into a suit that will be trumped.
+- **Leading**: a Hochzeit looking for its partner leads a cheap Fehl card. Cash sure Fehl
+  winners first (an ace of a suit that is still "running", where everyone can follow and nobody
+  has shown out, blank aces above all). Lead a suit the partner has shown out of and the other
+  party has not (the partner trumps it). A soloist draws trumps with the high ones below his
+  top, keeping the top for control. Otherwise a low Fehl card of a running suit (the partner may
+  hold the ace), never into a suit the other party has shown out of and never a Fehl ten; else
+  trump from the top (not the Fuchs).
 - **Following**: when the partner takes the trick and nobody of the other party behind can beat
-  it, *schmieren* (a Fehl ten or ace, the Fuchs onto a safe trick); when the other party takes it,
-  win it cheaply if it is worth it (Augen, a Fuchs to catch) and the winning card cannot be beaten
-  behind; fight for a big trick with the strongest card; else throw the cheapest card (a Fehl nine
-  or king, the lowest trump, never the Fuchs while there is a choice; the Kreuz Bube is kept for
-  Karlchen in the last trick).
+  it (over-trump included, judged by who has shown out), *schmieren* (a Fehl ten or ace, the
+  Fuchs onto a safe trick); when the other party takes it, win it cheaply with a card that cannot
+  be beaten behind (a Fuchs to catch counts extra), fight for a big trick with the strongest
+  card; else throw the cheapest card (a Fehl nine or king, the lowest trump, never the Fuchs
+  while there is a choice).
+- **The end**: with two cards left, the Kreuz Bube (Karlchen) or a sure trump is kept for the
+  last trick.
 """
 
 from dataclasses import dataclass

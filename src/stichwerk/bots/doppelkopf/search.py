@@ -3,11 +3,13 @@
 For a card to play it deals the unseen cards out again and again, consistently with everything
 the seat has seen (shown-out classes, the Kreuz-Damen of a Hochzeit or of a seat known to be Re,
 what an Armut showed, a Sau, the number of cards each seat holds; a soloist and a seat that
-announced are dealt more trumps), plays each legal card in each sampled world, finishes the
-deal with the heuristic policy for every seat, and plays the card with the best mean settlement
-against the table's mean. The same roll-outs, scored once more with its own next announcement
-(Re/Kontra or an Absage) added, tell whether that announcement pays. Reservations and the Armut
-use the heuristic with more simulated deals.
+announced are dealt more trumps), plays each legal card in each sampled world and finishes the
+deal with the heuristic policy for every seat (in a normal game each seat knowing only what the
+table knows of the parties), and scores it against the table's mean. The heuristic's own card
+stands unless another beats it, paired world by world, by more than ``confidence`` standard
+errors: with few worlds the best mean is often just the luckiest. The same roll-outs, scored
+once more with the seat's next announcement (Re/Kontra or an Absage) added, tell whether that
+announcement pays. Reservations and the Armut use the heuristic with more simulated deals.
 
 Every decision keeps to a time budget (default 0.3 s); with ``worlds`` set it samples exactly
 that many worlds instead, so that its play is reproducible.
