@@ -174,8 +174,8 @@ SCHMEISSEN_BELOW = 0.0
 """Throw in five nines when the simulated game is worth less than this."""
 TAKE = (7, 3, 8, 2)
 """Take an Armut with (trumps, high trumps) of at least the first pair or the second."""
-ANNOUNCE_NEED = {"solo": (13.0, 15.5), "normal": (11.5, 14.0)}
-"""Hand strength for Re/Kontra and for keine 90, as soloist and in a normal game."""
+ANNOUNCE_NEED = {"solo": (12.0, 15.0), "re": (10.0, 13.0), "kontra": (11.5, 14.0)}
+"""Hand strength for Re/Kontra and for keine 90: as soloist, as Re and as Kontra."""
 
 
 class DoppelkopfHeuristicBot:
@@ -237,7 +237,7 @@ class DoppelkopfHeuristicBot:
             strength = normal_strength(hand, k) * 12 / max(1, hand.bit_count())
             if k.game_type == "armut" and k.seat == k.armut_seat:
                 return None
-            need = ANNOUNCE_NEED["normal"]
+            need = ANNOUNCE_NEED["re" if k.my_party() == 0 else "kontra"]
         for word, level in (("keine-90", 1), ("re", 0), ("kontra", 0)):
             if word in words and strength >= need[level]:
                 return words[word]
