@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run test lint typecheck unit bench clean services
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The web app on http://127.0.0.1:8000 with its SQLite file under var/ (terminal play: stichwerk play).
 run: $(STAMP)
-	$(BIN)/stichwerk play cego
+	$(BIN)/python -m stichwerk.server
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -27,7 +28,11 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
-test: lint typecheck unit
+# Debian's chromium (for Playwright) and a running PostgreSQL, for the web app's tests.
+services:
+	bash tools/test-services.sh
+
+test: lint typecheck services unit
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -8,7 +8,9 @@ only the winners write points, as in Doppelkopf ``wielandstrasse``, it is what d
 another's points are one's loss). The arena reports the mean over deals with a 95% confidence
 interval (normal approximation, which is sound for the hundreds of deals an arena run plays).
 
-The deals run in a process pool on every core, or on a Ray cluster (``ray_address``).
+The deals run in a process pool on every core, or on a Ray cluster (``ray_address``: ``auto``
+for the cluster this machine belongs to, ``ray://host:10001`` for a remote one, ``local`` to
+start a single-machine Ray for a try).
 """
 
 import json
@@ -170,15 +172,21 @@ def _play_deal_star(args: tuple[ArenaSpec, int]) -> DealOutcome:
 
 def _run_ray(spec: ArenaSpec, address: str) -> Iterator[DealOutcome]:
     try:
-        import ray  # type: ignore[import-not-found]
+        import ray
     except ModuleNotFoundError:
         raise StichwerkError("--ray needs the ray package: pip install 'ray[default]'") from None
-    ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
-    remote = ray.remote(play_deal)
-    pending = [remote.remote(spec, i) for i in range(spec.deals)]
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        yield ray.get(done[0])
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, log_to_driver=False, include_dashboard=False)
+    try:
+        remote = ray.remote(play_deal)
+        pending = [remote.remote(spec, i) for i in range(spec.deals)]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def run_arena(

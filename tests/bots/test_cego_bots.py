@@ -166,8 +166,14 @@ def test_arena_refuses_bad_specs() -> None:
         run_arena(ArenaSpec("cego", "schwarzwald", ("heuristic",), 5, 4))
     with pytest.raises(StichwerkError, match="unknown cego profile"):
         run_arena(ArenaSpec("cego", "paris", ("heuristic", "random"), 5, 4))
-    with pytest.raises(StichwerkError, match="ray package"):
-        run_arena(ArenaSpec("cego", "schwarzwald", ("heuristic", "random"), 1, 4), ray_address="x")
+
+
+def test_arena_on_ray_gives_the_same_result() -> None:
+    spec = ArenaSpec("cego", "schwarzwald", ("heuristic", "random"), 4, 4, "ray")
+    local = run_arena(spec, workers=1)
+    remote = run_arena(spec, ray_address="local")
+    for one, two in zip(local.stats, remote.stats, strict=True):
+        assert sorted(one.samples) == sorted(two.samples)
 
 
 def test_arena_command(tmp_path: Path) -> None:

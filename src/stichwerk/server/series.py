@@ -1,0 +1,103 @@
+"""A table's series ("Liste"): the server's adapter to ``stichwerk.core.series``.
+
+The core series knows dealer rotation, the sitting dealer of a 5-seat table, redeals that do
+not count, Pflicht-Soli and Bock; a game may add hooks in its ``api`` module
+(``series_rules(profile, options, seats)`` and ``series_outcome(result)``) and otherwise gets
+the plain list: every deal counts and is settled as its result says. The table actor asks only
+what is here, and adds the sheet's labels and the deal numbers of its own log.
+"""
+
+import importlib
+from dataclasses import replace
+from typing import Any
+
+from stichwerk.core.series import DealOutcome, Series, SeriesRules
+from stichwerk.games import _MODULES
+
+
+def _hooks(game: str) -> Any:
+    path = _MODULES.get(game)
+    return importlib.import_module(path) if path else None
+
+
+class TableSeries:
+    """``length`` counted deals of ``game`` at ``seats`` seats, with the sheet to show."""
+
+    def __init__(
+        self, game: str, profile: str, options: dict[str, Any], seats: int, length: int
+    ) -> None:
+        self.game = game
+        hooks = _hooks(game)
+        make_rules = getattr(hooks, "series_rules", None)
+        if make_rules is not None:
+            rules: SeriesRules = make_rules(profile, options, seats)
+            if rules.games != length:
+                # A list of another length than the profile's owes no Pflicht-Soli.
+                rules = replace(rules, games=length, duty_solos=0)
+        else:
+            rules = SeriesRules(seats=seats, games=length, dealer_sits=seats == 5)
+        self._outcome = getattr(hooks, "series_outcome", None)
+        self.series = Series(rules)
+        self.labels: list[str] = []
+        self.numbers: list[int] = []
+
+    @property
+    def is_over(self) -> bool:
+        """Whether every deal of the list is played."""
+        return self.series.is_over
+
+    def deal_args(self) -> dict[str, Any]:
+        """``dealer``, ``players`` and any duty arguments for the game's ``new_deal``."""
+        return self.series.deal_args()
+
+    def add(self, number: int, result: dict[str, Any]) -> bool:
+        """Write deal ``number``'s result into the list; returns whether it counted."""
+        if self._outcome is not None:
+            outcome: DealOutcome = self._outcome(result)
+        else:
+            score = result.get("score", {})
+            outcome = DealOutcome(settlement=tuple(score.get("settlement", ())))
+        entry = self.series.record(outcome)
+        self.labels.append(deal_label(result))
+        self.numbers.append(number)
+        return entry.number is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """The score sheet every seat sees (finished deals only: nothing hidden)."""
+        s = self.series
+        return {
+            "length": s.rules.games,
+            "counted": s.games_played,
+            "rows": [
+                {
+                    "number": number,
+                    "game_no": entry.number,
+                    "dealer": entry.dealer,
+                    "counts": entry.number is not None,
+                    "multiplier": entry.multiplier,
+                    "settlement": list(entry.written),
+                    "label": label,
+                }
+                for number, entry, label in zip(self.numbers, s.entries, self.labels, strict=True)
+            ],
+            "totals": list(s.totals),
+            "final_totals": s.final_totals(),
+            "duty_owed": list(s.owed) if s.rules.duty_solos else None,
+        }
+
+
+def deal_label(result: dict[str, Any]) -> str:
+    """A short name for the sheet: the contract or game type (with the solo's kind).
+
+    >>> deal_label({"contract": "halbe"})
+    'halbe'
+    >>> deal_label({"game_type": "solo-damen"})
+    'solo-damen'
+    """
+    for key in ("contract", "game_type", "type"):
+        value = result.get(key)
+        if isinstance(value, str):
+            return value
+    if "redeal" in result:
+        return "redeal"
+    return ""

@@ -1,0 +1,594 @@
+"""The table actor: one asyncio task per table owns its game state and is its only writer.
+
+Everything that can change a table (a person's action, a bot's decision, someone connecting or
+leaving, a timer) becomes a command in the actor's inbox and is handled one at a time, so there
+are no locks and the order of events is the order of the log. For an action the actor
+
+1. checks it against a clone of the state (the engine's ``apply`` names the rule it breaks),
+2. appends the canonical action to the event log and waits until it is committed,
+3. only then adopts the new state and sends every connection a frame built from
+   ``state.view(seat)`` of that connection's seat (``None`` for spectators).
+
+So a refused action changes nothing, an acknowledged one is on disk, and what a seat sees is
+exactly what the engine's view gives that seat — the actor never serialises the state itself.
+A human seat whose person has been away longer than the table's time limit is played by the
+table's stand-in bot until the person returns.
+"""
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from stichwerk.core.action import Action
+from stichwerk.core.errors import IllegalAction, StichwerkError
+from stichwerk.core.state import GameState
+from stichwerk.games import get_game
+from stichwerk.server.bots import BotRunner
+from stichwerk.server.protocol import Act, error_frame, frame
+from stichwerk.server.series import TableSeries
+from stichwerk.storage.eventlog import EventWriter
+from stichwerk.storage.repo import DealInfo, NewEvent, Repo, TableInfo
+
+log = logging.getLogger("stichwerk.table")
+
+MAX_OUTBOX = 200
+"""Frames queued for one connection before it is dropped as too slow (it can reconnect)."""
+DEFAULT_STAND_IN = "random"
+ACTIONS_PER_DEAL = 1000
+"""Versions are ``deal number * 1000 + actions``: the same state has the same version after a
+restart, so a client's stale action is still recognised as stale."""
+
+_conn_ids = itertools.count(1)
+
+
+class Conn:
+    """One websocket connection as the actor sees it: who it is and an outbox.
+
+    The actor only ever puts frames into the outbox; a writer task per connection sends them, so
+    a slow client never holds up a table. ``None`` in the outbox asks the writer to close.
+    """
+
+    def __init__(self, user_id: int | None, username: str | None, seat: int | None) -> None:
+        self.id = next(_conn_ids)
+        self.user_id = user_id
+        self.username = username
+        self.seat = seat
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self.close_code = 1000
+
+    def send(self, text: str) -> None:
+        """Queue a frame; drop the connection if it has fallen too far behind."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= MAX_OUTBOX:
+            self.close(1013)
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        """Ask the writer to close the socket after what is queued."""
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.outbox.put_nowait(None)
+
+
+@dataclass
+class Join:
+    conn: Conn
+
+
+@dataclass
+class Leave:
+    conn: Conn
+
+
+@dataclass
+class ActCommand:
+    conn: Conn
+    message: Act
+
+
+@dataclass
+class NextCommand:
+    conn: Conn
+
+
+@dataclass
+class SyncCommand:
+    conn: Conn
+
+
+@dataclass
+class Refresh:
+    """The table's row changed (someone took a seat)."""
+
+
+@dataclass
+class BotMove:
+    version: int
+    seat: int
+    action: Action | None
+    error: str | None = None
+
+
+@dataclass
+class Wake:
+    """A timer ran out: check away seats and the pause between deals."""
+
+
+@dataclass
+class NewDeal:
+    """Internal: deal the next deal of the series, if it is still due."""
+
+
+Command = Join | Leave | ActCommand | NextCommand | SyncCommand | Refresh | BotMove | Wake | NewDeal
+
+
+@dataclass(frozen=True)
+class ActorContext:
+    """What every actor shares."""
+
+    repo: Repo
+    writer: EventWriter
+    bots: BotRunner
+    bot_delay: float
+    on_idle: Callable[[str], None]
+
+
+class TableActor:
+    """Owns one table: its series, the deal in progress and the connections watching it."""
+
+    def __init__(self, info: TableInfo, ctx: ActorContext) -> None:
+        self.info = info
+        self.ctx = ctx
+        self.series = TableSeries(
+            info.game, info.profile, info.options, info.seats, info.series_length
+        )
+        self.state: GameState | None = None
+        self.deal_id: int | None = None
+        self.deal_number = -1
+        self.deal_dealer = 0
+        self.deal_finished_at: float | None = None
+        self.version = 0
+        self.seated: dict[int, set[Conn]] = {s: set() for s in range(info.seats)}
+        self.spectators: set[Conn] = set()
+        now = time.monotonic()
+        self.away_since: dict[int, float] = {
+            s.seat: now for s in info.seat_list if s.kind == "human"
+        }
+        self.ready: set[int] = set()
+        self._bot_pending: int | None = None
+        self._deal_pending = False
+        self._inbox: asyncio.Queue[Command] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._timers: list[asyncio.TimerHandle] = []
+        self._bot_tasks: set[asyncio.Task[None]] = set()
+        self.booted = asyncio.Event()
+        self.failed = False
+        """Recovery failed: the table cannot be served (the log says why)."""
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the actor's task (it first recovers the table from the database)."""
+        self._task = asyncio.create_task(self._run(), name=f"table-{self.info.id}")
+
+    async def stop(self) -> None:
+        """Stop handling commands and close every connection."""
+        for timer in self._timers:
+            timer.cancel()
+        for task in list(self._bot_tasks):
+            task.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for conn in [*self.spectators, *itertools.chain(*self.seated.values())]:
+            conn.close(1012)
+
+    def post(self, command: Command) -> None:
+        """Put a command into the inbox (from any task on the loop)."""
+        self._inbox.put_nowait(command)
+
+    @property
+    def connections(self) -> int:
+        """Open connections, seated or watching."""
+        return len(self.spectators) + sum(len(c) for c in self.seated.values())
+
+    async def _run(self) -> None:
+        try:
+            await self._recover()
+        except Exception:
+            log.exception("table %s: recovery failed", self.info.id)
+            self.failed = True
+            return
+        finally:
+            self.booted.set()
+        self._schedule()
+        while True:
+            command = await self._inbox.get()
+            try:
+                await self._handle(command)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: command %s failed", self.info.id, type(command).__name__)
+                conn = getattr(command, "conn", None)
+                if isinstance(conn, Conn):
+                    conn.send(error_frame("internal", "the server could not do that; try again"))
+            self._schedule()
+
+    async def _recover(self) -> None:
+        """Rebuild the series and the deal in progress from the log (after a restart, too).
+
+        Every stored action is replayed through the engine; a deal whose last action was
+        stored but whose result was not (a crash in between) is finished now.
+        """
+        deals = await asyncio.to_thread(
+            self.ctx.repo.deals_of_table, self.info.id, with_events=True
+        )
+        for index, deal in enumerate(deals):
+            last = index == len(deals) - 1
+            if deal.status == "finished" and deal.result is not None:
+                self.series.add(deal.number, deal.result)
+                if last:
+                    # Show the end of the last deal until the next one starts.
+                    self._replay(deal)
+                    self.deal_finished_at = time.monotonic()
+                continue
+            self._replay(deal)
+            if self.state is not None and self.state.is_over:
+                await self._finish_deal(self.state)
+
+    def _replay(self, deal: DealInfo) -> None:
+        module = get_game(self.info.game)
+        state = module.deal_from_record({**deal.record, "actions": []})
+        for raw in deal.actions:
+            state.apply(Action.from_json(raw))
+        self.state = state
+        self.deal_id = deal.id
+        self.deal_number = deal.number
+        self.deal_dealer = int(deal.record.get("dealer", 0))
+        self.version = self.deal_number * ACTIONS_PER_DEAL + len(deal.actions) + 1
+
+    # -- commands -----------------------------------------------------------------------------
+
+    async def _handle(self, command: Command) -> None:
+        match command:
+            case Join(conn):
+                await self._join(conn)
+            case Leave(conn):
+                self._leave(conn)
+            case ActCommand(conn, message):
+                await self._act(conn, message)
+            case NextCommand(conn):
+                self._next(conn)
+            case SyncCommand(conn):
+                conn.send(self._state_frame(conn.seat))
+            case Refresh():
+                await self._refresh()
+            case BotMove(version, seat, action, error):
+                await self._bot_move(version, seat, action, error)
+            case Wake():
+                self._broadcast()
+            case NewDeal():
+                self._deal_pending = False
+                if self._deal_due():
+                    await self._new_deal()
+                    self._broadcast()
+
+    async def _join(self, conn: Conn) -> None:
+        if conn.seat is None:
+            self.spectators.add(conn)
+        else:
+            self.seated[conn.seat].add(conn)
+            self.away_since.pop(conn.seat, None)
+        conn.send(self._welcome(conn))
+        self._broadcast()
+
+    def _leave(self, conn: Conn) -> None:
+        self.spectators.discard(conn)
+        if conn.seat is not None:
+            self.seated[conn.seat].discard(conn)
+            if not self.seated[conn.seat] and self._is_human(conn.seat):
+                self.away_since[conn.seat] = time.monotonic()
+                self._wake_in(self.info.time_limit)
+        self._broadcast()
+        if self.connections == 0:
+            self.ctx.on_idle(self.info.id)
+
+    async def _act(self, conn: Conn, message: Act) -> None:
+        if conn.seat is None:
+            conn.send(error_frame("spectator", "spectators cannot play"))
+            return
+        state = self.state
+        if state is None or state.is_over:
+            conn.send(error_frame("no-deal", "no deal is in progress"))
+            return
+        if message.version != self.version:
+            conn.send(error_frame("stale", "the table has moved on; here is the current state"))
+            conn.send(self._state_frame(conn.seat))
+            return
+        body = message.action
+        action = Action(conn.seat, body.act, body.card, tuple(body.cards), body.type)
+        await self._commit(action, by_bot=False, conn=conn)
+
+    async def _commit(self, action: Action, *, by_bot: bool, conn: Conn | None) -> bool:
+        """Verify, log, then apply and broadcast. Returns whether the action was taken."""
+        state = self.state
+        assert state is not None and self.deal_id is not None
+        trial = state.clone()
+        try:
+            canonical = trial.apply(action)
+        except IllegalAction as exc:
+            if conn is not None:
+                conn.send(error_frame("illegal", str(exc)))
+            return False
+        except StichwerkError as exc:
+            if conn is not None:
+                conn.send(error_frame("invalid", str(exc)))
+            return False
+        seq = self.version - self.deal_number * ACTIONS_PER_DEAL - 1
+        try:
+            await self.ctx.writer.append(
+                NewEvent(self.deal_id, seq, canonical.seat, canonical.to_json(), by_bot)
+            )
+        except Exception:
+            log.exception("table %s: could not store an action", self.info.id)
+            if conn is not None:
+                conn.send(error_frame("storage", "the action could not be saved; try again"))
+            return False
+        self.state = trial
+        self.version += 1
+        if trial.is_over:
+            await self._finish_deal(trial)
+        self._broadcast()
+        return True
+
+    async def _finish_deal(self, state: GameState) -> None:
+        result = state.result() or {}
+        counts = self.series.add(self.deal_number, result)
+        assert self.deal_id is not None
+        await asyncio.to_thread(self.ctx.repo.finish_deal, self.deal_id, result, counts)
+        self.deal_finished_at = time.monotonic()
+        self.ready.clear()
+        if self.series.is_over:
+            await asyncio.to_thread(self.ctx.repo.set_table_status, self.info.id, "finished")
+            self.info = _with_status(self.info, "finished")
+        else:
+            self._wake_in(self.info.time_limit)
+
+    def _next(self, conn: Conn) -> None:
+        if conn.seat is None or self.state is None or not self.state.is_over:
+            conn.send(error_frame("no-next", "there is no finished deal to move on from"))
+            return
+        self.ready.add(conn.seat)
+        self._broadcast()
+
+    async def _refresh(self) -> None:
+        info = await asyncio.to_thread(self.ctx.repo.table, self.info.id)
+        if info is None:
+            return
+        self.info = info
+        for conn in list(self.spectators):
+            seat = info.seat_of(conn.user_id) if conn.user_id is not None else None
+            if seat is not None:
+                self.spectators.discard(conn)
+                conn.seat = seat
+                self.seated[seat].add(conn)
+                self.away_since.pop(seat, None)
+                conn.send(self._welcome(conn))
+        if info.status == "open" and not info.free_seats:
+            await asyncio.to_thread(self.ctx.repo.set_table_status, info.id, "playing")
+            self.info = _with_status(info, "playing")
+            await self._new_deal()
+        self._broadcast()
+
+    async def _bot_move(
+        self, version: int, seat: int, action: Action | None, error: str | None
+    ) -> None:
+        self._bot_pending = None
+        state = self.state
+        if version != self.version or state is None or state.is_over or state.to_act != seat:
+            return
+        if not self._bot_controls(seat):
+            return
+        if action is None or not await self._commit(action, by_bot=True, conn=None):
+            log.error("table %s: bot for seat %d failed (%s)", self.info.id, seat, error)
+            legal = state.legal_actions(seat)
+            if legal:
+                await self._commit(legal[0], by_bot=True, conn=None)
+
+    # -- deals --------------------------------------------------------------------------------
+
+    async def _new_deal(self) -> None:
+        args = self.series.deal_args()
+        module = get_game(self.info.game)
+        state = module.new_deal(
+            profile=self.info.profile,
+            options=self.info.options,
+            seed=secrets.randbits(63),
+            **args,
+        )
+        record = {k: v for k, v in state.to_record().items() if k not in ("actions", "result")}
+        number = self.deal_number + 1
+        deal_id = await asyncio.to_thread(self.ctx.repo.create_deal, self.info.id, number, record)
+        self.state = state
+        self.deal_id = deal_id
+        self.deal_number = number
+        self.deal_dealer = int(args["dealer"])
+        self.deal_finished_at = None
+        self.ready.clear()
+        self.version = number * ACTIONS_PER_DEAL + 1
+
+    def _deal_due(self) -> bool:
+        """Whether the next deal should start: the table plays, no deal is running, the series
+        goes on, and every person present is ready (or the pause has lasted the time limit)."""
+        if self.info.status != "playing" or self.series.is_over:
+            return False
+        if self.state is not None and not self.state.is_over:
+            return False
+        finished = self.deal_finished_at
+        if finished is not None and time.monotonic() - finished >= self.info.time_limit:
+            return True
+        present = {s for s, conns in self.seated.items() if conns and self._is_human(s)}
+        return present <= self.ready
+
+    # -- who plays a seat ---------------------------------------------------------------------
+
+    def _is_human(self, seat: int) -> bool:
+        return self.info.seat_list[seat].kind == "human"
+
+    def _bot_controls(self, seat: int) -> bool:
+        """Bot seats, and human seats whose person has been away past the time limit."""
+        if not self._is_human(seat):
+            return True
+        since = self.away_since.get(seat)
+        return since is not None and time.monotonic() - since >= self.info.time_limit
+
+    def _bot_name(self, seat: int) -> str:
+        return self.info.seat_list[seat].bot or DEFAULT_STAND_IN
+
+    def _schedule(self) -> None:
+        """After every command: start the next deal or a bot's turn, or set a timer."""
+        if self.info.status != "playing":
+            return
+        state = self.state
+        if state is None or state.is_over:
+            if self.series.is_over:
+                return
+            if self._deal_due() and not self._deal_pending:
+                self._deal_pending = True
+                self.post(NewDeal())
+            return
+        seat = state.to_act
+        if seat is None or self._bot_pending == self.version:
+            return
+        if self._bot_controls(seat):
+            self._bot_pending = self.version
+            task = asyncio.create_task(self._bot_turn(self.version, seat, state.view(seat)))
+            self._bot_tasks.add(task)
+            task.add_done_callback(self._bot_tasks.discard)
+        elif seat in self.away_since:
+            left = self.info.time_limit - (time.monotonic() - self.away_since[seat])
+            self._wake_in(max(left, 0.0) + 0.05)
+
+    async def _bot_turn(self, version: int, seat: int, view: dict[str, Any]) -> None:
+        if self.ctx.bot_delay > 0:
+            await asyncio.sleep(self.ctx.bot_delay)
+        seed = f"{self.info.id}:{self.deal_number}:{seat}:{version}"
+        try:
+            action = await self.ctx.bots.decide(self._bot_name(seat), self.info.game, seed, view)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.post(BotMove(version, seat, None, str(exc)))
+            return
+        self.post(BotMove(version, seat, action))
+
+    def _wake_in(self, seconds: float) -> None:
+        loop = asyncio.get_running_loop()
+        self._timers = [t for t in self._timers if not t.cancelled()]
+        self._timers.append(loop.call_later(seconds, self.post, Wake()))
+
+    # -- frames -------------------------------------------------------------------------------
+
+    def _welcome(self, conn: Conn) -> str:
+        return frame(
+            "welcome",
+            table=self.public_info(),
+            you={"seat": conn.seat, "user": conn.username},
+        )
+
+    def public_info(self) -> dict[str, Any]:
+        """The table as everyone may see it (no invite token)."""
+        info = self.info
+        return {
+            "id": info.id,
+            "game": info.game,
+            "profile": info.profile,
+            "options": info.options,
+            "seats": info.seats,
+            "series_length": info.series_length,
+            "time_limit": info.time_limit,
+            "public": info.public,
+        }
+
+    def _seats_json(self) -> list[dict[str, Any]]:
+        out = []
+        for s in self.info.seat_list:
+            human = s.kind == "human"
+            out.append(
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.username if human else s.bot,
+                    "taken": (not human) or s.user_id is not None,
+                    "connected": bool(self.seated[s.seat]),
+                    "bot_playing": human and self._bot_controls(s.seat),
+                    "ready": s.seat in self.ready,
+                }
+            )
+        return out
+
+    def _phase(self) -> str:
+        if self.info.status == "open":
+            return "waiting"
+        if self.state is None:
+            return "between" if not self.series.is_over else "finished"
+        if self.state.is_over:
+            return "finished" if self.series.is_over else "between"
+        return "playing"
+
+    def _common(self) -> str:
+        """The part of a state frame that is the same for every seat, as JSON text."""
+        text = frame(
+            "state",
+            version=self.version,
+            status=self.info.status,
+            phase=self._phase(),
+            deal=None
+            if self.deal_id is None
+            else {"id": self.deal_id, "number": self.deal_number, "dealer": self.deal_dealer},
+            seats=self._seats_json(),
+            sheet=self.series.to_json(),
+        )
+        return text[:-1]
+
+    def _state_frame(self, seat: int | None, common: str | None = None) -> str:
+        """A state frame for ``seat``: the common part, then that seat's view of the deal."""
+        state = self.state
+        view = None if state is None else state.view(seat)
+        return (
+            (common or self._common())
+            + ',"you":'
+            + json.dumps(seat)
+            + ',"view":'
+            + json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+            + "}"
+        )
+
+    def _broadcast(self) -> None:
+        common = self._common()
+        for seat, conns in self.seated.items():
+            if conns:
+                text = self._state_frame(seat, common)
+                for conn in conns:
+                    conn.send(text)
+        if self.spectators:
+            text = self._state_frame(None, common)
+            for conn in self.spectators:
+                conn.send(text)
+
+
+def _with_status(info: TableInfo, status: str) -> TableInfo:
+    return replace(info, status=status)

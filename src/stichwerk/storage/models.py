@@ -1,0 +1,129 @@
+"""The schema, as SQLAlchemy 2 typed models.
+
+A deal is stored the way NOTATION.md records it: the deal itself (hands, blind, dealer ...) in
+``deal.record`` and every action as one row of ``event``, numbered per deal. ``UNIQUE(deal_id,
+seq)`` makes a second writer for the same position fail loudly instead of forking the game.
+Constraint names follow a convention so Alembic's batch mode can alter them on SQLite.
+"""
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    """Timestamps are stored in UTC."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base with the naming convention."""
+
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Setting(Base):
+    """Server-wide values that must survive restarts (the session signing key)."""
+
+    __tablename__ = "setting"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class User(Base):
+    """An account. Guests have no password and a generated name."""
+
+    __tablename__ = "user_account"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200), default=None)
+    is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Table(Base):
+    """A table: one game and profile with its overrides, its seats and a series of deals."""
+
+    __tablename__ = "game_table"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    profile: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    seats: Mapped[int] = mapped_column(Integer)
+    series_length: Mapped[int] = mapped_column(Integer)
+    time_limit: Mapped[int] = mapped_column(Integer)
+    """Seconds a person may stay away before a bot plays the seat."""
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    invite: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(12), default="open")
+    """``open`` (waiting for people), ``playing``, ``finished``."""
+    created_by: Mapped[int] = mapped_column(ForeignKey("user_account.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableSeat(Base):
+    """Who sits where: a person (``user_id``) or a bot (``bot``), one row per seat."""
+
+    __tablename__ = "table_seat"
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``human`` or ``bot``."""
+    bot: Mapped[str | None] = mapped_column(String(40), default=None)
+    """The bot's name for bot seats, and the stand-in bot for people who stay away."""
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"), default=None)
+
+
+class Deal(Base):
+    """One deal of a table's series: the record's deal part and, when over, its result."""
+
+    __tablename__ = "deal"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    """0-based position in the series (redeals get their own number)."""
+    record: Mapped[dict[str, Any]] = mapped_column()
+    """The NOTATION.md record without ``actions`` and ``result`` (never sent to a seat)."""
+    status: Mapped[str] = mapped_column(String(12), default="active")
+    """``active`` or ``finished``."""
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    counts: Mapped[bool] = mapped_column(Boolean, default=True)
+    """False for a redeal that does not count towards the series."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class Event(Base):
+    """One action of a deal, in order. Append-only: rows are never updated or deleted."""
+
+    __tablename__ = "event"
+    __table_args__ = (UniqueConstraint("deal_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deal.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column()
+    by_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,361 @@
+"""Every query the server makes, as plain functions returning frozen values.
+
+The functions are synchronous (SQLAlchemy Core and ORM on a short session each); the server calls
+them through a worker thread so the event loop never waits on the database. Returning frozen
+dataclasses instead of ORM objects means nothing lazy crosses a thread.
+"""
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from stichwerk.storage.db import Database
+from stichwerk.storage.models import Deal, Event, Setting, Table, TableSeat, User, utcnow
+
+
+class NameTaken(ValueError):
+    """The username already belongs to an account."""
+
+
+class SeatTaken(ValueError):
+    """Someone else sat down first (or the seat is a bot's)."""
+
+
+@dataclass(frozen=True)
+class UserInfo:
+    """An account as the server needs it."""
+
+    id: int
+    username: str
+    is_guest: bool
+    password_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat of a table."""
+
+    seat: int
+    kind: str
+    bot: str | None
+    user_id: int | None
+    username: str | None
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A table with its seats."""
+
+    id: str
+    game: str
+    profile: str
+    options: dict[str, Any]
+    seats: int
+    series_length: int
+    time_limit: int
+    public: bool
+    invite: str
+    status: str
+    created_by: int
+    seat_list: tuple[SeatInfo, ...] = field(default=())
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` holds at this table, if any."""
+        for s in self.seat_list:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    @property
+    def free_seats(self) -> list[int]:
+        """Human seats nobody has taken yet."""
+        return [s.seat for s in self.seat_list if s.kind == "human" and s.user_id is None]
+
+
+@dataclass(frozen=True)
+class DealInfo:
+    """A deal with its events (the record's ``actions`` in order)."""
+
+    id: int
+    table_id: str
+    number: int
+    record: dict[str, Any]
+    status: str
+    result: dict[str, Any] | None
+    counts: bool
+    actions: tuple[dict[str, Any], ...] = ()
+    bot_flags: tuple[bool, ...] = ()
+
+    def full_record(self) -> dict[str, Any]:
+        """The NOTATION.md record: the deal, its actions and (when over) the result."""
+        out = dict(self.record)
+        out["actions"] = list(self.actions)
+        if self.result is not None:
+            out["result"] = self.result
+        return out
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An action to append at position ``seq`` of a deal."""
+
+    deal_id: int
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    by_bot: bool = False
+
+
+class Repo:
+    """Queries on one :class:`Database`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # -- settings -----------------------------------------------------------------------------
+
+    def secret(self, key: str = "session_secret") -> str:
+        """A random secret created once and kept in the database, so sessions survive restarts."""
+        with Session(self.db.write) as session, session.begin():
+            row = session.get(Setting, key)
+            if row is None:
+                row = Setting(key=key, value=secrets.token_urlsafe(48))
+                session.add(row)
+            return row.value
+
+    # -- users --------------------------------------------------------------------------------
+
+    def create_user(self, username: str, password_hash: str | None, is_guest: bool) -> UserInfo:
+        """A new account; ``NameTaken`` if the name (compared without case) exists."""
+        with Session(self.db.write) as session:
+            try:
+                with session.begin():
+                    clash = session.scalar(
+                        select(User.id).where(func.lower(User.username) == username.lower())
+                    )
+                    if clash is not None:
+                        raise NameTaken(username)
+                    user = User(username=username, password_hash=password_hash, is_guest=is_guest)
+                    session.add(user)
+                    session.flush()
+                    return UserInfo(user.id, user.username, user.is_guest, user.password_hash)
+            except IntegrityError:
+                raise NameTaken(username) from None
+
+    def user_by_name(self, username: str) -> UserInfo | None:
+        """The account called ``username`` (case-insensitive)."""
+        with Session(self.db.read) as session:
+            user = session.scalar(select(User).where(func.lower(User.username) == username.lower()))
+            if user is None:
+                return None
+            return UserInfo(user.id, user.username, user.is_guest, user.password_hash)
+
+    def user(self, user_id: int) -> UserInfo | None:
+        """The account with id ``user_id``."""
+        with Session(self.db.read) as session:
+            user = session.get(User, user_id)
+            if user is None:
+                return None
+            return UserInfo(user.id, user.username, user.is_guest, user.password_hash)
+
+    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+        """Store a re-hashed password (after the hashing parameters changed)."""
+        with Session(self.db.write) as session, session.begin():
+            session.execute(
+                update(User).where(User.id == user_id).values(password_hash=password_hash)
+            )
+
+    # -- tables -------------------------------------------------------------------------------
+
+    def create_table(
+        self,
+        *,
+        game: str,
+        profile: str,
+        options: dict[str, Any],
+        seats: list[tuple[str, str | None]],
+        series_length: int,
+        time_limit: int,
+        public: bool,
+        created_by: int,
+        creator_seat: int | None,
+    ) -> TableInfo:
+        """A new table; ``seats`` lists ``(kind, bot)``; the creator sits at ``creator_seat``."""
+        table_id = secrets.token_urlsafe(9)
+        with Session(self.db.write) as session, session.begin():
+            session.add(
+                Table(
+                    id=table_id,
+                    game=game,
+                    profile=profile,
+                    options=options,
+                    seats=len(seats),
+                    series_length=series_length,
+                    time_limit=time_limit,
+                    public=public,
+                    invite=secrets.token_urlsafe(12),
+                    status="open",
+                    created_by=created_by,
+                )
+            )
+            session.flush()
+            for index, (kind, bot) in enumerate(seats):
+                user_id = created_by if index == creator_seat else None
+                session.add(
+                    TableSeat(table_id=table_id, seat=index, kind=kind, bot=bot, user_id=user_id)
+                )
+        table = self.table(table_id)
+        assert table is not None
+        return table
+
+    def _table_info(self, session: Session, table: Table) -> TableInfo:
+        rows = session.execute(
+            select(TableSeat, User.username)
+            .outerjoin(User, User.id == TableSeat.user_id)
+            .where(TableSeat.table_id == table.id)
+            .order_by(TableSeat.seat)
+        ).all()
+        seat_list = tuple(SeatInfo(s.seat, s.kind, s.bot, s.user_id, name) for s, name in rows)
+        return TableInfo(
+            id=table.id,
+            game=table.game,
+            profile=table.profile,
+            options=dict(table.options),
+            seats=table.seats,
+            series_length=table.series_length,
+            time_limit=table.time_limit,
+            public=table.public,
+            invite=table.invite,
+            status=table.status,
+            created_by=table.created_by,
+            seat_list=seat_list,
+        )
+
+    def table(self, table_id: str) -> TableInfo | None:
+        """The table ``table_id`` with its seats."""
+        with Session(self.db.read) as session:
+            table = session.get(Table, table_id)
+            return None if table is None else self._table_info(session, table)
+
+    def tables(self, *, status: tuple[str, ...], public_only: bool = False) -> list[TableInfo]:
+        """Tables in one of ``status``, newest first."""
+        with Session(self.db.read) as session:
+            query = select(Table).where(Table.status.in_(status))
+            if public_only:
+                query = query.where(Table.public.is_(True))
+            rows = session.scalars(query.order_by(Table.created_at.desc()).limit(200)).all()
+            return [self._table_info(session, t) for t in rows]
+
+    def tables_of_user(self, user_id: int) -> list[TableInfo]:
+        """Every table where ``user_id`` holds a seat, newest first."""
+        with Session(self.db.read) as session:
+            rows = session.scalars(
+                select(Table)
+                .join(TableSeat, TableSeat.table_id == Table.id)
+                .where(TableSeat.user_id == user_id)
+                .order_by(Table.created_at.desc())
+                .limit(100)
+            ).all()
+            return [self._table_info(session, t) for t in rows]
+
+    def take_seat(self, table_id: str, seat: int, user_id: int) -> TableInfo:
+        """Give ``user_id`` the free human seat ``seat``; ``SeatTaken`` if it is not free."""
+        with Session(self.db.write) as session, session.begin():
+            table = session.get(Table, table_id)
+            if table is None:
+                raise SeatTaken("no such table")
+            if table.status != "open":
+                raise SeatTaken("the table has started")
+            held = session.scalar(
+                select(TableSeat.seat).where(
+                    TableSeat.table_id == table_id, TableSeat.user_id == user_id
+                )
+            )
+            if held is not None:
+                raise SeatTaken(f"you already sit at seat {held}")
+            done = session.execute(
+                update(TableSeat)
+                .where(
+                    TableSeat.table_id == table_id,
+                    TableSeat.seat == seat,
+                    TableSeat.kind == "human",
+                    TableSeat.user_id.is_(None),
+                )
+                .values(user_id=user_id)
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                raise SeatTaken(f"seat {seat} is not free")
+            return self._table_info(session, table)
+
+    def set_table_status(self, table_id: str, status: str) -> None:
+        """Mark a table ``open``, ``playing`` or ``finished``."""
+        with Session(self.db.write) as session, session.begin():
+            session.execute(update(Table).where(Table.id == table_id).values(status=status))
+
+    # -- deals and events ---------------------------------------------------------------------
+
+    def create_deal(self, table_id: str, number: int, record: dict[str, Any]) -> int:
+        """Store a new deal (its record without actions); returns its id."""
+        with Session(self.db.write) as session, session.begin():
+            deal = Deal(table_id=table_id, number=number, record=record, status="active")
+            session.add(deal)
+            session.flush()
+            return deal.id
+
+    def finish_deal(self, deal_id: int, result: dict[str, Any], counts: bool) -> None:
+        """Store a deal's result."""
+        with Session(self.db.write) as session, session.begin():
+            session.execute(
+                update(Deal)
+                .where(Deal.id == deal_id)
+                .values(status="finished", result=result, counts=counts, finished_at=utcnow())
+            )
+
+    def append_events(self, events: list[NewEvent]) -> None:
+        """Append events in one transaction (all or none)."""
+        with Session(self.db.write) as session, session.begin():
+            session.add_all(
+                Event(deal_id=e.deal_id, seq=e.seq, seat=e.seat, action=e.action, by_bot=e.by_bot)
+                for e in events
+            )
+
+    def deals_of_table(self, table_id: str, *, with_events: bool = False) -> list[DealInfo]:
+        """Every deal of a table in order (with its actions if asked)."""
+        with Session(self.db.read) as session:
+            deals = session.scalars(
+                select(Deal).where(Deal.table_id == table_id).order_by(Deal.number)
+            ).all()
+            return [self._deal_info(session, d, with_events) for d in deals]
+
+    def deal(self, deal_id: int) -> DealInfo | None:
+        """One deal with its actions."""
+        with Session(self.db.read) as session:
+            deal = session.get(Deal, deal_id)
+            return None if deal is None else self._deal_info(session, deal, True)
+
+    def _deal_info(self, session: Session, deal: Deal, with_events: bool) -> DealInfo:
+        actions: tuple[dict[str, Any], ...] = ()
+        flags: tuple[bool, ...] = ()
+        if with_events:
+            rows = session.execute(
+                select(Event.action, Event.by_bot)
+                .where(Event.deal_id == deal.id)
+                .order_by(Event.seq)
+            ).all()
+            actions = tuple(dict(a) for a, _ in rows)
+            flags = tuple(bool(b) for _, b in rows)
+        return DealInfo(
+            id=deal.id,
+            table_id=deal.table_id,
+            number=deal.number,
+            record=dict(deal.record),
+            status=deal.status,
+            result=None if deal.result is None else dict(deal.result),
+            counts=deal.counts,
+            actions=actions,
+            bot_flags=flags,
+        )

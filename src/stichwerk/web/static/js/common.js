@@ -1,0 +1,112 @@
+// @ts-check
+// Shared helpers: JSON API calls, texts in the page's language, card names and action labels.
+
+/** @type {Record<string, any>} */
+let TEXTS = {};
+export const LANG = document.documentElement.lang === "en" ? "en" : "de";
+
+/** Load the texts of the page's language (the same JSON the server's templates use). */
+export async function loadTexts() {
+  const response = await fetch(`/static/i18n/${LANG}.json`);
+  TEXTS = await response.json();
+}
+
+/**
+ * The text at a dotted key, with {placeholders} filled in.
+ * @param {string} key
+ * @param {Record<string, string|number>} [vars]
+ * @returns {string}
+ */
+export function t(key, vars = {}) {
+  /** @type {any} */
+  let node = TEXTS;
+  for (const part of key.split(".")) node = node == null ? undefined : node[part];
+  let text = typeof node === "string" ? node : key.split(".").pop() || key;
+  for (const [name, value] of Object.entries(vars)) text = text.replaceAll(`{${name}}`, String(value));
+  return text;
+}
+
+/**
+ * Call the JSON API; throws an Error with the server's one-line message.
+ * @param {string} path
+ * @param {any} [body] when given, the request is a POST of this JSON
+ */
+export async function api(path, body) {
+  /** @type {RequestInit} */
+  const init = { credentials: "same-origin" };
+  if (body !== undefined) {
+    init.method = "POST";
+    init.headers = { "content-type": "application/json" };
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+/**
+ * A person's name for a card code: "Herz König" / "King of hearts", "Trumpf 21 (Mund)".
+ * @param {string} code
+ */
+export function cardName(code) {
+  if (code.startsWith("T")) {
+    const n = code.slice(1);
+    const special = t(`trump.${n}`);
+    const base = t("trump.name", { n });
+    if (n === "22") return special;
+    return special !== n ? `${base} (${special})` : base;
+  }
+  const suit = t(`suit.${code[0]}`);
+  const rankCode = code.slice(1);
+  const rank = /^\d+$/.test(rankCode) ? rankCode : t(`rank.${rankCode}`);
+  return LANG === "de" ? `${suit} ${rank}` : `${rank} of ${suit}`;
+}
+
+/**
+ * The label of an action: "Solo", "Re", "Solo: Damen".
+ * @param {{act: string, type?: string}} action
+ */
+export function actLabel(action) {
+  const base = t(`act.${action.act}`);
+  return action.type ? `${base}: ${t(`type.${action.type}`)}` : base;
+}
+
+/**
+ * Create an element with attributes and children.
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {(Node|string|null|undefined|false)[]} [children]
+ * @returns {HTMLElement}
+ */
+export function el(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+/**
+ * Show a short message at the bottom of the page.
+ * @param {string} message
+ */
+export function toast(message) {
+  let box = document.getElementById("toast");
+  if (!box) {
+    box = el("div", { id: "toast", role: "alert" });
+    document.body.append(box);
+  }
+  box.textContent = message;
+  box.classList.add("show");
+  clearTimeout(Number(box.dataset.timer || 0));
+  box.dataset.timer = String(setTimeout(() => box && box.classList.remove("show"), 4000));
+}

@@ -1,0 +1,188 @@
+// @ts-check
+// The lobby: log in or play as a guest, see open tables, open a new one.
+
+import { api, el, loadTexts, t, toast } from "./common.js";
+
+const root = /** @type {HTMLElement} */ (document.getElementById("lobby-app"));
+/** Profile facts a table does not override (the seat count is chosen above). */
+const FIXED_SETTINGS = new Set(["name", "players", "allowed_players"]);
+/** The bot offered first: sensible play without the search bot's thinking time. */
+const DEFAULT_BOT = "heuristic";
+/** @type {any} */ let me = null;
+/** @type {any} */ let catalogue = { games: [], bots: [] };
+
+async function refresh() {
+  me = (await api("/api/me")).user;
+  catalogue = await api("/api/games");
+  const lists = await api("/api/tables");
+  root.replaceChildren(
+    accountPanel(),
+    me ? createPanel() : el("p", { class: "note", text: t("lobby.login_first") }),
+    tableList(t("lobby.mine"), lists.mine, "mine"),
+    tableList(t("lobby.open"), lists.open, "open"),
+    tableList(t("lobby.playing"), lists.playing, "playing"),
+  );
+}
+
+function accountPanel() {
+  if (me) {
+    return el("section", { class: "panel account" }, [
+      el("span", { id: "whoami", text: t("auth.hello", { name: me.username }) + (me.guest ? ` (${t("auth.guest_note")})` : "") }),
+      " ",
+      el("button", { type: "button", text: t("auth.logout"), onclick: () => call("/api/logout", {}) }),
+    ]);
+  }
+  const user = el("input", { name: "username", autocomplete: "username", required: true, "aria-label": t("auth.username"), placeholder: t("auth.username") });
+  const pass = el("input", { name: "password", type: "password", autocomplete: "current-password", required: true, "aria-label": t("auth.password"), placeholder: t("auth.password") });
+  const creds = () => ({ username: /** @type {HTMLInputElement} */ (user).value, password: /** @type {HTMLInputElement} */ (pass).value });
+  return el("section", { class: "panel account" }, [
+    el("form", { class: "login", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); call("/api/login", creds()); } }, [
+      user, pass,
+      el("button", { type: "submit", text: t("auth.login") }),
+      el("button", { type: "button", text: t("auth.register"), onclick: () => call("/api/register", creds()) }),
+    ]),
+    el("button", { type: "button", class: "primary", id: "guest", text: t("auth.guest"), onclick: () => call("/api/guest", {}) }),
+  ]);
+}
+
+/** @param {string} path @param {any} body */
+async function call(path, body) {
+  try {
+    await api(path, body);
+    await refresh();
+  } catch (error) {
+    toast(/** @type {Error} */ (error).message);
+  }
+}
+
+/**
+ * @param {string} title
+ * @param {any[]} tables
+ * @param {string} id
+ */
+function tableList(title, tables, id) {
+  const list = el("ul", { class: "tables", id: `tables-${id}` });
+  for (const table of tables) {
+    const seats = table.seats.map((/** @type {any} */ s) => s.kind === "bot" ? `${t("lobby.bot")} (${s.bot})` : s.name || t("lobby.free")).join(", ");
+    const link = table.invite ? `/t/${table.id}?invite=${table.invite}` : `/t/${table.id}`;
+    list.append(el("li", {}, [
+      el("a", { href: link, text: `${table.game} · ${table.profile}` }),
+      ` – ${seats} – ${t(`lobby.status.${table.status}`)}`,
+    ]));
+  }
+  if (!tables.length) list.append(el("li", { class: "note", text: t("lobby.none") }));
+  return el("section", { class: "panel" }, [el("h2", { text: title }), list]);
+}
+
+function createPanel() {
+  const form = el("form", { class: "create", id: "create-table" });
+  const game = /** @type {HTMLSelectElement} */ (el("select", { name: "game", id: "game" }));
+  for (const g of catalogue.games) game.append(el("option", { value: g.name, text: g.name }));
+  const profile = /** @type {HTMLSelectElement} */ (el("select", { name: "profile", id: "profile" }));
+  const seatCount = /** @type {HTMLSelectElement} */ (el("select", { name: "seats", id: "seat-count" }));
+  for (const n of [3, 4, 5]) seatCount.append(el("option", { value: n, text: String(n), selected: n === 4 }));
+  const seatsBox = el("div", { class: "seats-box" });
+  const settingsBox = el("div", { class: "settings-box" });
+  const series = el("input", { type: "number", name: "series", id: "series", min: 1, max: 200, value: 24 });
+  const limit = el("input", { type: "number", name: "time_limit", id: "time-limit", min: 5, max: 3600, value: 60 });
+  const isPublic = el("input", { type: "checkbox", name: "public", id: "public", checked: true });
+  const mySeat = /** @type {HTMLSelectElement} */ (el("select", { name: "creator_seat", id: "creator-seat" }));
+  /** @type {Record<string, any>} */ let defaults = {};
+
+  function drawProfiles() {
+    const g = catalogue.games.find((/** @type {any} */ x) => x.name === game.value);
+    profile.replaceChildren(...(g ? g.profiles : []).map((/** @type {string} */ p) => el("option", { value: p, text: p })));
+    drawSettings();
+  }
+  function drawSettings() {
+    const g = catalogue.games.find((/** @type {any} */ x) => x.name === game.value);
+    defaults = g ? g.settings[profile.value] || {} : {};
+    const rows = [];
+    for (const [key, value] of Object.entries(defaults)) {
+      if (FIXED_SETTINGS.has(key)) continue;
+      let input;
+      if (typeof value === "boolean") input = el("input", { type: "checkbox", "data-setting": key, checked: value });
+      else if (typeof value === "number") input = el("input", { type: "number", step: "any", "data-setting": key, value });
+      else if (typeof value === "string") input = el("input", { "data-setting": key, value });
+      else input = el("input", { "data-setting": key, "data-json": "1", value: JSON.stringify(value) });
+      rows.push(el("label", { class: "setting" }, [el("span", { text: key.replaceAll("_", " ") }), input]));
+    }
+    settingsBox.replaceChildren(el("p", { class: "note", text: t("lobby.options_hint") }), ...rows);
+  }
+  function drawSeats() {
+    const n = Number(seatCount.value);
+    seatsBox.replaceChildren();
+    mySeat.replaceChildren(el("option", { value: "", text: t("lobby.watch_only") }));
+    for (let i = 0; i < n; i += 1) {
+      const kind = el("select", { "data-seat-kind": i, "aria-label": t("lobby.seat", { n: i + 1 }) }, [
+        el("option", { value: "human", text: t("lobby.person"), selected: i === 0 }),
+        el("option", { value: "bot", text: t("lobby.bot"), selected: i !== 0 }),
+      ]);
+      const bot = el("select", { "data-seat-bot": i, "aria-label": `${t("lobby.seat", { n: i + 1 })}: ${t("lobby.bot")}` },
+        catalogue.bots.map((/** @type {string} */ b) => el("option", { value: b, text: b, selected: b === DEFAULT_BOT })));
+      seatsBox.append(el("div", { class: "seat-row" }, [el("span", { text: t("lobby.seat", { n: i + 1 }) }), kind, bot]));
+      mySeat.append(el("option", { value: i, text: t("lobby.seat", { n: i + 1 }), selected: i === 0 }));
+    }
+  }
+  game.addEventListener("change", drawProfiles);
+  profile.addEventListener("change", drawSettings);
+  seatCount.addEventListener("change", drawSeats);
+  drawProfiles();
+  drawSeats();
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    /** @type {Record<string, any>} */ const options = {};
+    for (const input of settingsBox.querySelectorAll("input[data-setting]")) {
+      const node = /** @type {HTMLInputElement} */ (input);
+      const key = node.dataset.setting || "";
+      let value;
+      try {
+        if (node.type === "checkbox") value = node.checked;
+        else if (node.type === "number") value = Number(node.value);
+        else if (node.dataset.json) value = JSON.parse(node.value);
+        else value = node.value;
+      } catch (error) {
+        toast(`${key}: ${/** @type {Error} */ (error).message}`);
+        return;
+      }
+      if (JSON.stringify(value) !== JSON.stringify(defaults[key])) options[key] = value;
+    }
+    const seats = [];
+    for (let i = 0; i < Number(seatCount.value); i += 1) {
+      const kind = /** @type {HTMLSelectElement} */ (seatsBox.querySelector(`[data-seat-kind="${i}"]`)).value;
+      const bot = /** @type {HTMLSelectElement} */ (seatsBox.querySelector(`[data-seat-bot="${i}"]`)).value;
+      seats.push({ kind, bot });
+    }
+    try {
+      const { table } = await api("/api/tables", {
+        game: game.value, profile: profile.value, options, seats,
+        creator_seat: mySeat.value === "" ? null : Number(mySeat.value),
+        series_length: Number(/** @type {HTMLInputElement} */ (series).value),
+        time_limit: Number(/** @type {HTMLInputElement} */ (limit).value),
+        public: /** @type {HTMLInputElement} */ (isPublic).checked,
+      });
+      location.href = `/t/${table.id}` + (table.invite ? `?invite=${table.invite}` : "");
+    } catch (error) {
+      toast(/** @type {Error} */ (error).message);
+    }
+  });
+
+  form.append(
+    el("h2", { text: t("lobby.create") }),
+    el("label", {}, [t("lobby.game"), " ", game]),
+    el("label", {}, [t("lobby.profile"), " ", profile]),
+    el("label", {}, [t("lobby.seats"), " ", seatCount]),
+    seatsBox,
+    el("label", {}, [t("lobby.my_seat"), " ", mySeat]),
+    el("label", {}, [t("lobby.series"), " ", series]),
+    el("label", {}, [t("lobby.time_limit"), " ", limit]),
+    el("label", {}, [isPublic, " ", t("lobby.public")]),
+    el("details", {}, [el("summary", { text: t("lobby.options") }), settingsBox]),
+    el("button", { type: "submit", class: "primary", id: "create", text: t("lobby.open_table") }),
+  );
+  return el("section", { class: "panel" }, [form]);
+}
+
+await loadTexts();
+refresh().catch((error) => toast(error.message));

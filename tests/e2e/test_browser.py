@@ -1,0 +1,117 @@
+"""Whole deals clicked through in Debian's chromium against the real server."""
+
+import random
+
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.conftest import Server
+from tests.e2e.driver import attr, create_table, drive, hand, my_turn, trick
+
+
+def test_a_cego_deal_against_bots(browser: Browser, server: Server) -> None:
+    page = browser.new_page()
+    create_table(page, server.url, "cego", profile="schwarzwald")
+    expect(page.locator("#hand .card")).to_have_count(11)
+    assert page.locator("#hand svg").count() == 11  # drawn as SVG
+    drive([page], random.Random(1))
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#sheet tbody tr")).to_have_count(2)  # the deal and the total
+    assert attr(page, "phase") == "finished"
+    # The finished deal can be replayed step by step and downloaded.
+    page.click("text=Replay")
+    page.wait_for_selector("#step")
+    page.click("#last")
+    expect(page.locator(".result-json")).to_be_visible()
+    page.click("#first")
+    expect(page.locator("#step")).to_contain_text("0")
+    with page.expect_download() as download:
+        page.click("text=Download record")
+    assert download.value.suggested_filename.endswith(".json")
+
+
+def test_a_doppelkopf_deal_in_german(browser: Browser, server: Server) -> None:
+    context = browser.new_context(locale="de-DE", extra_http_headers={"accept-language": "de"})
+    page = context.new_page()
+    create_table(page, server.url, "doppelkopf", profile="wielandstrasse")
+    expect(page.locator("#hand .card")).to_have_count(12)
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    drive([page], random.Random(2))
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("summary", has_text="Spielliste")).to_be_visible()
+    # Switch the language: the same table in English.
+    page.click("a[hreflang=en]")
+    page.wait_for_selector("#table-app[data-version]")
+    expect(page.locator("summary", has_text="Score sheet")).to_be_visible()
+    context.close()
+
+
+def test_two_browsers_at_one_table(browser: Browser, server: Server) -> None:
+    alice = browser.new_context().new_page()
+    bob = browser.new_context().new_page()
+    create_table(alice, server.url, "doppelkopf", humans=(0, 2))
+    invite = alice.locator("#invite-link").input_value()
+    assert "invite=" in invite
+    bob.goto(invite)
+    bob.click("button[data-join='2']")
+    for page in (alice, bob):
+        expect(page.locator("#hand .card")).to_have_count(12, timeout=15_000)
+    assert hand(alice) != hand(bob)
+    drive([alice, bob], random.Random(3))
+    for page in (alice, bob):
+        expect(page.locator("#result")).to_be_visible()
+
+
+def test_reconnect_mid_trick(browser: Browser, server: Server) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    url = create_table(page, server.url, "doppelkopf")
+    rng = random.Random(4)
+    drive([page], rng, stop=lambda: my_turn(page) and len(trick(page)) > 0)
+    before = (attr(page, "version"), hand(page), trick(page))
+    page.reload()
+    page.wait_for_selector("#table-app[data-version]")
+    assert (attr(page, "version"), hand(page), trick(page)) == before
+    # A closed tab: a new tab of the same browser sits down at the same seat.
+    page.close()
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("#table-app[data-version]")
+    assert (attr(page, "version"), hand(page), trick(page)) == before
+    drive([page], rng)
+    expect(page.locator("#result")).to_be_visible()
+
+
+def test_server_restart_mid_deal(browser: Browser, server: Server) -> None:
+    page = browser.new_page()
+    create_table(page, server.url, "cego")
+    rng = random.Random(5)
+    drive([page], rng, stop=lambda: my_turn(page) and len(trick(page)) > 0)
+    before = (attr(page, "version"), hand(page), trick(page))
+    server.kill()
+    expect(page.locator("body")).to_have_class("offline", timeout=10_000)
+    server.start()
+    expect(page.locator("body")).not_to_have_class("offline", timeout=20_000)
+    page.wait_for_function(
+        "v => document.getElementById('table-app').dataset.version === v", arg=before[0]
+    )
+    assert (attr(page, "version"), hand(page), trick(page)) == before
+    drive([page], rng)
+    expect(page.locator("#result")).to_be_visible()
+
+
+def test_phone_screen(browser: Browser, server: Server) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    create_table(page, server.url, "doppelkopf")
+    expect(page.locator("#hand .card")).to_have_count(12)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, "the table fits the phone's width"
+    for box in page.locator("#hand .card").evaluate_all(
+        "n => n.map(e => e.getBoundingClientRect().width)"
+    ):
+        assert box >= 24, "every card is a big enough target"
+    drive([page], random.Random(6))
+    expect(page.locator("#result")).to_be_visible()
+    context.close()

@@ -1,0 +1,29 @@
+"""Fixtures: an app on a fresh database and a test client."""
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from stichwerk import games
+from stichwerk.server.app import create_app
+from tests.server.helpers import make_settings
+
+
+@pytest.fixture
+def toy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register the test double game ``toy`` (tests/server/toygame.py)."""
+    monkeypatch.setitem(games._MODULES, "toy", "tests.server.toygame")  # type: ignore[index]
+
+
+@pytest.fixture
+def db_url(tmp_path: Any) -> str:
+    return f"sqlite:///{tmp_path}/test.db"
+
+
+@pytest.fixture
+def client(db_url: str, toy: None) -> Iterator[TestClient]:
+    app = create_app(make_settings(db_url))
+    with TestClient(app) as c:
+        yield c

@@ -1,0 +1,62 @@
+"""Helpers for the server tests: settings for a test app, API calls, reading frames."""
+
+import json
+import os
+from typing import Any
+
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from stichwerk.server.config import Settings
+
+ORIGIN = {"origin": "http://testserver"}
+
+
+def make_settings(url: str, **overrides: Any) -> Settings:
+    base: dict[str, Any] = {
+        "database_url": url,
+        "bot_delay": 0.0,
+        "bot_workers": 0,
+        "min_time_limit": 1,
+        "login_rate": 1000.0,
+    }
+    base.update(overrides)
+    return Settings(**base)
+
+
+def guest(client: TestClient) -> dict[str, Any]:
+    r = client.post("/api/guest", json={})
+    assert r.status_code == 200, r.text
+    user: dict[str, Any] = r.json()["user"]
+    return user
+
+
+def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "game": "toy",
+        "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
+        "series_length": 2,
+        "time_limit": 30,
+    }
+    payload.update(body)
+    r = client.post("/api/tables", json=payload)
+    assert r.status_code == 200, r.text
+    table: dict[str, Any] = r.json()["table"]
+    return table
+
+
+def receive_until(
+    ws: WebSocketTestSession, pred: Any, limit: int = 500, seen: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Frames until one satisfies ``pred``; every frame is appended to ``seen``."""
+    for _ in range(limit):
+        msg: dict[str, Any] = json.loads(ws.receive_text())
+        if seen is not None:
+            seen.append(msg)
+        if pred(msg):
+            return msg
+    raise AssertionError("no such frame")
+
+
+def pg_url() -> str | None:
+    return os.environ.get("STICHWERK_TEST_PG_URL") or None

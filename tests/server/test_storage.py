@@ -1,0 +1,172 @@
+"""Storage on both databases: migrations, the append-only event log, recovery after a restart.
+
+PostgreSQL runs too: ``make test`` starts Debian's server (tools/test-services.sh); the URL
+defaults to the role and database that script creates (``STICHWERK_TEST_PG_URL`` overrides).
+"""
+
+import asyncio
+import os
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
+
+from stichwerk.server.app import create_app
+from stichwerk.storage.db import Database
+from stichwerk.storage.eventlog import EventWriter
+from stichwerk.storage.repo import NewEvent, Repo
+from tests.server.helpers import ORIGIN, guest, make_settings, new_table, receive_until
+
+PG_URL = os.environ.get(
+    "STICHWERK_TEST_PG_URL",
+    "postgresql+psycopg://stichwerk:stichwerk@127.0.0.1:5432/stichwerk_test",
+)
+
+
+def _fresh_pg() -> str:
+    db = Database(PG_URL)
+    try:
+        with db.write.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+    finally:
+        db.dispose()
+    return PG_URL
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/store.db"
+    else:
+        yield _fresh_pg()
+
+
+def _user_and_table(repo: Repo) -> tuple[int, str]:
+    user = repo.create_user("Anna", None, True)
+    table = repo.create_table(
+        game="cego",
+        profile="schwarzwald",
+        options={},
+        seats=[("human", "random"), ("bot", "random"), ("bot", "random"), ("bot", "random")],
+        series_length=1,
+        time_limit=60,
+        public=True,
+        created_by=user.id,
+        creator_seat=0,
+    )
+    return user.id, table.id
+
+
+def test_migrations_build_the_schema_once(any_url: str) -> None:
+    db = Database(any_url)
+    try:
+        db.migrate()
+        db.migrate()
+        names = set(inspect(db.read).get_table_names())
+        assert {"user_account", "game_table", "table_seat", "deal", "event", "setting"} <= names
+        with db.read.connect() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        uniques = inspect(db.read).get_unique_constraints("event")
+        assert any(set(u["column_names"]) == {"deal_id", "seq"} for u in uniques)
+    finally:
+        db.dispose()
+
+
+def test_event_log_refuses_a_second_writer_at_the_same_position(any_url: str) -> None:
+    db = Database(any_url)
+    db.migrate()
+    repo = Repo(db)
+    try:
+        _, table_id = _user_and_table(repo)
+        deal_id = repo.create_deal(table_id, 0, {"game": "cego"})
+        repo.append_events([NewEvent(deal_id, 0, 1, {"seat": 1, "act": "fort"})])
+        with pytest.raises(IntegrityError):
+            repo.append_events([NewEvent(deal_id, 0, 2, {"seat": 2, "act": "solo"})])
+        assert repo.deal(deal_id).actions == ({"seat": 1, "act": "fort"},)  # type: ignore[union-attr]
+    finally:
+        db.dispose()
+
+
+def test_group_commit_keeps_order_and_isolates_a_bad_append(any_url: str) -> None:
+    db = Database(any_url)
+    db.migrate()
+    repo = Repo(db)
+    writer = EventWriter(repo)
+    try:
+        _, table_id = _user_and_table(repo)
+        deals = [repo.create_deal(table_id, n, {"game": "cego"}) for n in range(5)]
+
+        async def burst() -> list[BaseException | None]:
+            async def one(deal_id: int, seq: int) -> None:
+                await writer.append(NewEvent(deal_id, seq, 0, {"seat": 0, "act": "play", "n": seq}))
+
+            tasks = [one(d, s) for s in range(20) for d in deals]
+            tasks.append(one(deals[0], 3))  # a duplicate position
+            return await asyncio.gather(*tasks, return_exceptions=True)
+
+        # In a thread of its own: a browser test may have left an event loop in this one.
+        with ThreadPoolExecutor(1) as pool:
+            outcomes = pool.submit(asyncio.run, burst()).result()
+        failures = [o for o in outcomes if o is not None]
+        assert len(failures) == 1 and isinstance(failures[0], IntegrityError)
+        for deal_id in deals:
+            stored = repo.deal(deal_id)
+            assert stored is not None
+            assert [a["n"] for a in stored.actions] == list(range(20))
+    finally:
+        writer.close()
+        db.dispose()
+
+
+def _play(ws: Any, steps: int) -> dict[str, Any]:
+    """Seat 0 takes its first legal action ``steps`` times (or until the deal ends)."""
+    frame = receive_until(ws, lambda m: m["type"] == "state")
+    done = 0
+    while done < steps and frame["phase"] == "playing":
+        view = frame["view"]
+        if view["to_act"] == 0 and view["legal_actions"]:
+            act = {k: v for k, v in view["legal_actions"][0].items() if k != "seat"}
+            ws.send_json({"type": "act", "version": frame["version"], "action": act})
+            done += 1
+        frame = receive_until(ws, lambda m: m["type"] == "state")
+    return frame
+
+
+def _mid_deal(ws: Any) -> dict[str, Any]:
+    """Play until seat 0 is to act in a deal that has begun (bots wait for it then)."""
+    while True:
+        frame = _play(ws, 1)
+        if frame["phase"] == "between":
+            ws.send_json({"type": "next"})
+            continue
+        view = frame["view"]
+        if frame["phase"] == "playing" and view["to_act"] == 0 and len(view["history"]) >= 2:
+            return frame
+
+
+@pytest.mark.parametrize("game", ["cego", "doppelkopf"])
+def test_a_restart_continues_every_unfinished_game(any_url: str, toy: None, game: str) -> None:
+    settings = make_settings(any_url)
+    with TestClient(create_app(settings)) as client:
+        guest(client)
+        cookies = dict(client.cookies)
+        table = new_table(client, game=game, series_length=3)
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
+            before = _mid_deal(ws)
+    # A new server process on the same database: the table is recovered from the log.
+    with TestClient(create_app(settings)) as client:
+        client.cookies.update(cookies)
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
+            after = receive_until(ws, lambda m: m["type"] == "state")
+            assert after["version"] == before["version"]
+            assert after["view"]["hand"] == before["view"]["hand"]
+            assert after["view"]["history"] == before["view"]["history"]
+            end = _play(ws, 500)
+            assert end["phase"] in ("between", "finished")
+        record = client.get(f"/api/deals/{end['deal']['id']}/record").json()
+        assert record["result"] and len(record["actions"]) >= len(before["view"]["history"])
