@@ -149,7 +149,13 @@ class DoppelkopfSearchBot:
 
 
 def _clear_gain(a: list[float], b: list[float], z: float) -> float:
-    """The mean of ``a - b`` (paired by world) less ``z`` standard errors; 0 if not positive."""
+    """The mean of ``a - b`` (paired by world) less ``z`` standard errors; 0 if not positive.
+
+    >>> round(_clear_gain([3.0, 2.0, 4.0], [1.0, 1.0, 1.0], 1.0), 2)
+    1.42
+    >>> _clear_gain([1.0, -1.0], [0.0, 0.0], 1.0)
+    0.0
+    """
     n = len(a)
     if n < 2:
         return 0.0
