@@ -42,7 +42,7 @@ def mirror_extra(state: DokoState, fast: FastPlay, rng: random.Random) -> None:
     elif action.act == "supersau":
         fast.announce_supersau(seat)
     else:
-        fast.announce(seat, action.act)
+        assert fast.announce(seat, action.act)
 
 
 def play_both(state: DokoState, rng: random.Random, talk: float) -> None:
@@ -117,6 +117,17 @@ def test_fast_path_in_hochzeit_and_armut_games() -> None:
         assert result is not None
         kinds[result["game_type"] + "-end"] = kinds.get(result["game_type"] + "-end", 0) + 1
     assert kinds["hochzeit"] >= 20 and kinds["armut"] >= 10 and kinds["solo-trumpf-end"] >= 3
+
+
+def test_announcements_out_of_order_are_refused() -> None:
+    state = new_deal(seed=3)
+    to_play(state, random.Random(3), 1.0)
+    fast = FastPlay.from_state(state)
+    re = next(s for s in state.seat_order if fast.party[s] == 0)
+    kontra = next(s for s in state.seat_order if fast.party[s] == 1)
+    assert not fast.announce(re, "kontra") and not fast.announce(kontra, "re")
+    assert fast.announce(re, "keine-90") and not fast.announce(re, "re")
+    assert fast.ann[0].ansage and fast.ann[0].absage == 1 and fast.ansage_order == [0]
 
 
 def test_playout_finishes_every_trick() -> None:

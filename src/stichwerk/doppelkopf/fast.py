@@ -325,19 +325,24 @@ class FastPlay:
 
     # ------------------------------------------------------------------ announcements, Sau
 
-    def announce(self, seat: int, act: str) -> None:
-        """Seat says ``re``, ``kontra`` or an Absage (already known to be allowed)."""
+    def announce(self, seat: int, act: str) -> bool:
+        """Seat says ``re``, ``kontra`` or an Absage; ``False`` (and nothing said) where the
+        order of announcements or the seat's party does not allow it. Deadlines are the
+        caller's to check."""
         party = self.party[seat]
+        if party < 0 or (act == "re" and party != 0) or (act == "kontra" and party != 1):
+            return False
         mine = self.ann[party]
         new = ann_rules.check(
             self.profile, act, party, mine, self.ann[1 - party], held=12, shift=0, hand=12,
             explain=False,
         )  # fmt: skip
-        if not isinstance(new, Announced):  # pragma: no cover - callers check legality
-            raise ValueError(f"{act} is not allowed for seat {seat}")
+        if not isinstance(new, Announced):
+            return False
         if new.ansage and not mine.ansage:
             self.ansage_order.append(party)
         self.ann[party] = new
+        return True
 
     def sau_codes(self) -> tuple[int, int] | None:
         """The (ace, nine-or-king) codes of the trump suit when this game type has a Sau."""

@@ -43,17 +43,20 @@ def sample_world(k: Knowledge, rng: random.Random) -> World:
     thrown back with their odds, unless that keeps happening for this position (then the
     unlikely is what the cards say).
     """
-    for attempt in range(40):
+    for attempt in range(24):
         hands = _try_sample(k, rng, exact=attempt >= 3, strict=True)
         if hands is None:
             continue
-        if k.soft_misses < 12 + 3 * k.soft_hits and _unlikely(k, hands, rng):
+        soft = attempt < 12 and k.soft_misses < 12 + 3 * k.soft_hits
+        if soft and _unlikely(k, hands, rng):
             k.soft_misses += 1
             continue
         k.soft_hits += 1
         return World(hands)
-    hands = _try_sample(k, rng, exact=True, strict=False)
+    hands = _try_sample(k, rng, exact=True, strict=True)
     if hands is None:  # pragma: no cover - only a view that contradicts itself
+        hands = _try_sample(k, rng, exact=True, strict=False)
+    if hands is None:  # pragma: no cover
         raise NoWorld("no world fits what the seat knows")
     return World(hands)
 
