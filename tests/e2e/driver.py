@@ -16,6 +16,7 @@ def create_table(
     profile: str | None = None,
     series: int = 1,
     time_limit: int = 60,
+    seats: int | None = None,
 ) -> str:
     """Play as a guest and open a table from the lobby; returns the table page's URL."""
     page.goto(base + "/")
@@ -26,6 +27,8 @@ def create_table(
     page.select_option("#game", game)
     if profile:
         page.select_option("#profile", profile)
+    if seats:
+        page.select_option("#seat-count", str(seats))
     seats = page.locator("[data-seat-kind]").count()
     for i in range(seats):
         page.select_option(f'[data-seat-kind="{i}"]', "human" if i in humans else "bot")

@@ -229,6 +229,8 @@ def test_deals_records_and_replay(client: TestClient) -> None:
     assert len(replay["steps"]) == len(record["actions"]) + 1
     assert replay["steps"][-1]["view"]["result"] == record["result"]
     assert all(len(step["hands"]) == 4 for step in replay["steps"])
+    assert [s["seat"] for s in replay["seats"]] == [0, 1, 2, 3]
+    assert replay["seats"][0]["kind"] == "human" and replay["seats"][0]["name"]
     assert client.get("/api/deals/999999/record").status_code == 404
 
 

@@ -445,10 +445,18 @@ def api_router() -> APIRouter:
         deal = await _finished_deal(request, deal_id)
         record = deal.full_record()
         steps = await asyncio.to_thread(_replay_steps, json.dumps(record, sort_keys=True))
+        table = await asyncio.to_thread(services(request).repo.table, deal.table_id)
         return {
             "deal": _deal_row(deal),
             "record": {k: v for k, v in record.items() if k != "actions"},
             "steps": steps,
+            # Who sat where, as the lobby shows it, so the replay can name the players.
+            "seats": []
+            if table is None
+            else [
+                {"seat": s.seat, "kind": s.kind, "name": s.username if s.kind == "human" else s.bot}
+                for s in table.seat_list
+            ],
         }
 
     return router

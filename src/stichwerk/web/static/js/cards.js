@@ -134,10 +134,13 @@ export function cardSvg(code) {
 /**
  * A card as a labelled element: a button when ``onClick`` is given, otherwise an image.
  * @param {string} code
- * @param {{onClick?: () => void, disabled?: boolean, selected?: boolean, small?: boolean, legal?: boolean}} [opts]
+ * ``badge`` puts a small mark on the card (e.g. a laid-out card that never wins) and adds its
+ * words to the card's label; ``dim`` shows a card that is no longer on the table.
+ * @param {{onClick?: () => void, disabled?: boolean, selected?: boolean, small?: boolean, legal?: boolean,
+ *   dim?: boolean, badge?: {text: string, title: string, kind?: string}}} [opts]
  */
 export function cardElement(code, opts = {}) {
-  const name = cardName(code);
+  const name = cardName(code) + (opts.badge ? ` (${opts.badge.title})` : "");
   /** @type {HTMLElement} */
   let node;
   if (opts.onClick) {
@@ -153,9 +156,17 @@ export function cardElement(code, opts = {}) {
   node.setAttribute("title", name);
   node.dataset.card = code;
   node.className = "card" + (opts.small ? " small" : "") + (opts.legal ? " legal" : "") +
-    (opts.selected ? " selected" : "") + (opts.disabled ? " unplayable" : "");
+    (opts.selected ? " selected" : "") + (opts.disabled ? " unplayable" : "") +
+    (opts.dim ? " dim" : "");
   if (opts.selected) node.setAttribute("aria-pressed", "true");
   node.append(cardSvg(code));
+  if (opts.badge) {
+    const badge = document.createElement("span");
+    badge.className = "card-badge" + (opts.badge.kind ? ` ${opts.badge.kind}` : "");
+    badge.textContent = opts.badge.text;
+    badge.setAttribute("aria-hidden", "true");
+    node.append(badge);
+  }
   return node;
 }
 

@@ -18,10 +18,41 @@ export async function loadTexts() {
  * @returns {string}
  */
 export function t(key, vars = {}) {
+  const node = lookup(key);
+  return fill(typeof node === "string" ? node : key.split(".").pop() || key, vars);
+}
+
+/**
+ * The text at a dotted key, or ``fallback`` when there is none.
+ * @param {string} key
+ * @param {string} fallback
+ * @param {Record<string, string|number>} [vars]
+ */
+export function tOr(key, fallback, vars = {}) {
+  const node = lookup(key);
+  return fill(typeof node === "string" ? node : fallback, vars);
+}
+
+/**
+ * The raw entry at a dotted key (the last part may contain dots or spaces: it is looked up whole).
+ * @param {string} key
+ * @returns {any}
+ */
+export function lookup(key) {
   /** @type {any} */
   let node = TEXTS;
-  for (const part of key.split(".")) node = node == null ? undefined : node[part];
-  let text = typeof node === "string" ? node : key.split(".").pop() || key;
+  const parts = key.split(".");
+  for (let i = 0; i < parts.length; i += 1) {
+    if (node == null || typeof node !== "object") return undefined;
+    const rest = parts.slice(i).join(".");
+    if (i > 0 && rest in node && typeof node[rest] === "string") return node[rest];
+    node = node[parts[i]];
+  }
+  return node;
+}
+
+/** @param {string} text @param {Record<string, string|number>} vars */
+function fill(text, vars) {
   for (const [name, value] of Object.entries(vars)) text = text.replaceAll(`{${name}}`, String(value));
   return text;
 }
@@ -70,6 +101,53 @@ export function cardName(code) {
 export function actLabel(action) {
   const base = t(`act.${action.act}`);
   return action.type ? `${base}: ${t(`type.${action.type}`)}` : base;
+}
+
+/**
+ * A short explanation of an action for its tooltip, if the texts have one.
+ * @param {{act: string}} action
+ * @returns {string|undefined}
+ */
+export function actTitle(action) {
+  const text = lookup(`act_explain.${action.act}`);
+  return typeof text === "string" ? text : undefined;
+}
+
+/**
+ * Points with their sign: "+30", "−30", "0".
+ * @param {number} n
+ */
+export function signed(n) {
+  const text = formatNumber(Math.abs(n));
+  return n > 0 ? `+${text}` : n < 0 ? `−${text}` : "0";
+}
+
+/**
+ * A number as the page's language writes it (34,5 / 34.5).
+ * @param {number} n
+ */
+export function formatNumber(n) {
+  return new Intl.NumberFormat(LANG === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: 2 }).format(n);
+}
+
+/**
+ * Cents as euros with their sign: "+1,30 €" / "−€1.30".
+ * @param {number} cents
+ */
+export function money(cents) {
+  const text = new Intl.NumberFormat(LANG === "de" ? "de-DE" : "en-GB", { style: "currency", currency: "EUR" })
+    .format(Math.abs(cents) / 100);
+  return cents > 0 ? `+${text}` : cents < 0 ? `−${text}` : text;
+}
+
+/**
+ * Names joined as a sentence says them: "Anna, Bernd und Carl".
+ * @param {string[]} names
+ */
+export function joinNames(names) {
+  if (names.length <= 1) return names.join("");
+  const and = LANG === "de" ? " und " : " and ";
+  return names.slice(0, -1).join(", ") + and + names[names.length - 1];
 }
 
 /**

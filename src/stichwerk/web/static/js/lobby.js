@@ -1,7 +1,9 @@
 // @ts-check
 // The lobby: log in or play as a guest, see open tables, open a new one.
 
-import { api, el, loadTexts, t, toast } from "./common.js";
+import { api, el, loadTexts, t, tOr, toast } from "./common.js";
+import { settingName, settingValue } from "./rules.js";
+import { tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("lobby-app"));
 /** Profile facts a table does not override (the seat count is chosen above). */
@@ -65,9 +67,15 @@ function tableList(title, tables, id) {
   for (const table of tables) {
     const seats = table.seats.map((/** @type {any} */ s) => s.kind === "bot" ? `${t("lobby.bot")} (${s.bot})` : s.name || t("lobby.free")).join(", ");
     const link = table.invite ? `/t/${table.id}?invite=${table.invite}` : `/t/${table.id}`;
+    const overrides = Object.entries(table.options || {});
     list.append(el("li", {}, [
-      el("a", { href: link, text: `${table.game} · ${table.profile}` }),
+      el("a", { href: link, text: tableTitle(table.game, table.profile) }),
       ` – ${seats} – ${t(`lobby.status.${table.status}`)}`,
+      // Changed rules show in the lobby already, before anyone sits down.
+      overrides.length ? el("span", {
+        class: "overrides-note", title: overrides.map(([k, v]) => `${settingName(k)}: ${settingValue(v)}`).join("\n"),
+        text: ` – ${t("lobby.n_overrides", { n: overrides.length })}: ${overrides.map(([k, v]) => `${settingName(k)} ${settingValue(v)}`).join(", ")}`,
+      }) : null,
     ]));
   }
   if (!tables.length) list.append(el("li", { class: "note", text: t("lobby.none") }));
@@ -77,7 +85,7 @@ function tableList(title, tables, id) {
 function createPanel() {
   const form = el("form", { class: "create", id: "create-table" });
   const game = /** @type {HTMLSelectElement} */ (el("select", { name: "game", id: "game" }));
-  for (const g of catalogue.games) game.append(el("option", { value: g.name, text: g.name }));
+  for (const g of catalogue.games) game.append(el("option", { value: g.name, text: tOr(`game.${g.name}`, g.name) }));
   const profile = /** @type {HTMLSelectElement} */ (el("select", { name: "profile", id: "profile" }));
   const seatCount = /** @type {HTMLSelectElement} */ (el("select", { name: "seats", id: "seat-count" }));
   for (const n of [3, 4, 5]) seatCount.append(el("option", { value: n, text: String(n), selected: n === 4 }));
@@ -91,7 +99,7 @@ function createPanel() {
 
   function drawProfiles() {
     const g = catalogue.games.find((/** @type {any} */ x) => x.name === game.value);
-    profile.replaceChildren(...(g ? g.profiles : []).map((/** @type {string} */ p) => el("option", { value: p, text: p })));
+    profile.replaceChildren(...(g ? g.profiles : []).map((/** @type {string} */ p) => el("option", { value: p, text: tOr(`profile.${p}`, p) })));
     drawSettings();
   }
   function drawSettings() {

@@ -1,10 +1,14 @@
 // @ts-check
 // The table page: one websocket to the server, and the whole table drawn from the latest frame.
 // The server sends each seat only what the engine's view of that seat holds; this page never
-// decides what is legal, it offers exactly the view's legal_actions.
+// decides what is legal, it offers exactly the view's legal_actions, and it shows only what the
+// view holds.
 
-import { LANG, actLabel, api, cardName, el, loadTexts, t, toast } from "./common.js";
+import { actLabel, actTitle, api, cardName, el, joinNames, loadTexts, t, toast } from "./common.js";
 import { cardBack, cardElement } from "./cards.js";
+import { dealtHands, gameLine, gamePanel, laidOutBeside, neverWinsBadge, ownBlind, resultCard } from "./panels.js";
+import { overridesView } from "./rules.js";
+import { sheetLabel, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("table-app"));
 const tableId = root.dataset.table || "";
@@ -13,15 +17,14 @@ const invite = new URLSearchParams(location.search).get("invite");
 /** @type {any} */ let frame = null;     // the latest "state" frame
 /** @type {any} */ let info = null;      // the table's public info (from "welcome")
 /** @type {any} */ let tableMeta = null; // the lobby record (invite link for the people at it)
+/** @type {any} */ let profileDefaults = null; // the profile's settings (to show overrides against)
 /** @type {number|null} */ let mySeat = null;
-/** @type {string|null} */ let myName = null;
 /** @type {WebSocket|null} */ let socket = null;
 let waiting = false;                     // an action was sent and not yet answered
 let retry = 500;
 /** @type {string[]} */ let selected = [];
-
-const STANDARD_KEYS = new Set(["game", "profile", "options", "seats", "players", "dealer", "seat", "phase",
-  "to_act", "hand", "hand_sizes", "history", "trick", "last_trick", "tricks_won", "legal_actions", "result", "deal"]);
+/** Whether each collapsible panel is open, as the person last left it (by the panel's id). */
+/** @type {Record<string, boolean>} */ const openState = {};
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -62,8 +65,8 @@ function onFrame(message) {
   if (message.type === "welcome") {
     info = message.table;
     mySeat = message.you.seat;
-    myName = message.you.user;
     refreshMeta();
+    loadDefaults();
   } else if (message.type === "state") {
     const changedDeal = !frame || !frame.deal || !message.deal || frame.deal.id !== message.deal.id;
     if (changedDeal) selected = [];
@@ -87,12 +90,40 @@ async function refreshMeta() {
   render();
 }
 
-/** @param {number} seat */
+/** The profile's own settings, so the overrides can be shown beside what they replace. */
+async function loadDefaults() {
+  if (profileDefaults || !info || !Object.keys(info.options || {}).length) return;
+  try {
+    const games = (await api("/api/games")).games;
+    const game = games.find((/** @type {any} */ g) => g.name === info.game);
+    profileDefaults = game ? game.settings[info.profile] || {} : {};
+  } catch (error) {
+    profileDefaults = {};
+  }
+  render();
+}
+
+/**
+ * A seat's name: the person's name, or "Computer 2" for a bot seat; "(du)" for the viewer.
+ * @param {number} seat
+ */
 function seatName(seat) {
   const entry = frame && frame.seats[seat];
   let name = entry && entry.name ? entry.name : t("table.seat_label", { n: seat + 1 });
-  if (entry && entry.kind === "bot") name = `${t("lobby.bot")} ${seat + 1} (${entry.name})`;
+  if (entry && entry.kind === "bot") name = `${t("lobby.bot")} ${seat + 1}`;
   return seat === mySeat ? `${name} (${t("table.you")})` : name;
+}
+
+/** @param {number} seat */
+function plainName(seat) {
+  const entry = frame && frame.seats[seat];
+  if (entry && entry.kind === "bot") return `${t("lobby.bot")} ${seat + 1}`;
+  return entry && entry.name ? entry.name : t("table.seat_label", { n: seat + 1 });
+}
+
+/** @returns {import("./panels.js").Ctx} */
+function ctx() {
+  return { name: seatName, me: mySeat };
 }
 
 /** The seat's place around the table, seen from the viewer (bottom). */
@@ -107,21 +138,48 @@ function position(/** @type {number} */ seat, /** @type {number} */ n) {
   return (layouts[/** @type {3} */ (n)] || layouts[4])[rel];
 }
 
+/**
+ * A collapsible panel that stays as the person left it across redraws.
+ * @param {string} id
+ * @param {boolean} openByDefault
+ * @param {string} summary
+ * @param {(Node|null)[]} children
+ * @param {string} [extraClass]
+ */
+function collapsible(id, openByDefault, summary, children, extraClass = "") {
+  const open = id in openState ? openState[id] : openByDefault;
+  const node = el("details", { class: `panel ${extraClass}`.trim(), id, open }, [el("summary", { text: summary }), ...children]);
+  node.addEventListener("toggle", () => { openState[id] = /** @type {HTMLDetailsElement} */ (node).open; });
+  return node;
+}
+
 // -- rendering ---------------------------------------------------------------------------------
 
 function render() {
   if (!frame || !info) return;
   const view = frame.view;
+  // The play zone: the table, the buttons and the hand; on a wide screen the game panel stands
+  // beside them, on a phone below the hand.
+  const infoPanel = view && !view.result ? gamePanel(view, ctx()) : null;
+  const zone = [
+    tableArea(view),
+    view ? actionBar(view) : null,
+    view && view.hand && view.hand.length ? handPanel(view)
+      : mySeat === null ? el("p", { class: "note", text: t("table.spectator") }) : null,
+    view && view.blind && view.declarer === mySeat && !view.result ? blindPanel(view) : null,
+    infoPanel,
+  ];
   const parts = [
     header(view),
     frame.phase === "waiting" ? waitingPanel() : null,
-    tableArea(view),
-    view ? actionBar(view) : null,
-    view && view.hand ? handPanel(view) : mySeat === null ? el("p", { class: "note", text: t("table.spectator") }) : null,
+    el("div", { class: "play-zone" + (infoPanel ? " with-info" : "") }, zone.filter((p) => p !== null)),
     view && view.result ? resultPanel(view) : null,
-    el("div", { class: "side" }, [view ? extrasPanel(view) : null, view ? historyPanel(view) : null, sheetPanel(), rulesPanel()]),
+    el("div", { class: "side" }, [view ? historyPanel(view) : null, sheetPanel(), rulesPanel()]),
   ];
   root.replaceChildren(...parts.filter((p) => p !== null));
+  // The newest entries of the history are the ones to see.
+  const history = document.getElementById("history");
+  if (history) history.scrollTop = history.scrollHeight;
   // For people: nothing. For tests and tools: where the table stands.
   root.dataset.version = String(frame.version);
   root.dataset.phase = frame.phase;
@@ -130,8 +188,10 @@ function render() {
 
 /** @param {any} view */
 function header(view) {
-  const bits = [el("strong", { text: `${info.game} · ${info.profile}` })];
+  const bits = [el("strong", { text: tableTitle(info.game, info.profile) })];
   if (frame.deal) bits.push(el("span", { text: t("table.deal", { n: frame.deal.number + 1 }) }));
+  const line = gameLine(view, ctx());
+  if (line) bits.push(el("span", { class: "game-line", id: "game-line", text: line }));
   let status = "";
   if (frame.phase === "waiting") status = t("table.waiting");
   else if (frame.phase === "finished") status = t("table.series_over");
@@ -149,12 +209,14 @@ function waitingPanel() {
   const children = [el("h2", { text: t("table.waiting") })];
   if (tableMeta && tableMeta.invite) {
     const link = `${location.origin}/t/${tableId}?invite=${tableMeta.invite}`;
-    children.push(el("p", {}, [
+    children.push(el("p", { class: "invite" }, [
       el("label", { for: "invite-link", text: t("table.invite") + ": " }),
       el("input", { id: "invite-link", readonly: true, value: link, size: 48 }),
       el("button", { type: "button", text: t("table.copy"), onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }),
     ]));
   }
+  // Everyone sees the table's rules before the first deal, overrides first.
+  children.push(overridesView(info, profileDefaults, "waiting-rules"));
   if (mySeat === null) {
     const free = frame.seats.filter((/** @type {any} */ s) => s.kind === "human" && !s.taken);
     const mayJoin = info.public || invite;
@@ -185,21 +247,29 @@ async function takeSeat(seat) {
 /** @param {any} view */
 function tableArea(view) {
   const n = info.seats;
-  const area = el("section", { class: `table-area seats-${n}`, "aria-label": "table" });
+  const area = el("section", { class: `table-area seats-${n}`, "aria-label": t("table.current_trick") });
+  const never = new Set(view && view.never_wins ? view.never_wins : []);
   for (const seat of frame.seats) {
     const s = seat.seat;
     const pos = position(s, n);
     const toAct = view && view.to_act === s && !view.result;
     const size = view && view.hand_sizes ? view.hand_sizes[s] : null;
     const tricks = view && view.tricks_won ? view.tricks_won[s] : null;
+    const sitting = view && view.sitting === s || (view && view.game === "cego" && view.seats === 5 && view.dealer === s);
     const flags = [];
-    if (seat.kind === "bot") {
-      // The name says it is a computer.
-    } else if (!seat.taken) flags.push(t("lobby.free"));
+    if (seat.kind === "bot") flags.push(t("table.bot_kind", { name: seat.name }));
+    else if (!seat.taken) flags.push(t("lobby.free"));
     else if (seat.bot_playing) flags.push(t("table.bot_plays"));
     else if (!seat.connected) flags.push(t("table.away"));
     if (seat.ready && frame.phase === "between") flags.push("✓ " + t("table.ready"));
     const dealer = (view && view.dealer === s) || (!view && frame.deal && frame.deal.dealer === s);
+    const vorhand = view && view.vorhand === s && !view.result;
+    const counts = [];
+    if (sitting) counts.push(t("table.sits_out"));
+    else {
+      if (size !== null && size !== undefined) counts.push(cardsText(size));
+      if (tricks !== null && tricks !== undefined) counts.push(tricks === 1 ? t("table.trick_1") : t("table.tricks_n", { n: tricks }));
+    }
     const backs = el("div", { class: "backs" });
     if (s !== mySeat && size) for (let i = 0; i < Math.min(size, 6); i += 1) backs.append(cardBack(true));
     area.append(el("div", {
@@ -208,27 +278,28 @@ function tableArea(view) {
     }, [
       el("div", { class: "seat-name" }, [
         el("span", { class: "dot" + (seat.connected || seat.kind === "bot" ? " on" : "") }),
-        seatName(s),
-        dealer ? el("span", { class: "badge", title: t("table.dealer"), text: LANG === "de" ? "G" : "D" }) : null,
+        el("span", { class: "name", text: seatName(s) }),
+        dealer ? el("span", { class: "badge", title: t("table.dealer"), text: t("table.dealer_short") }) : null,
+        vorhand ? el("span", { class: "badge vorhand", title: t("table.vorhand"), text: t("table.vorhand_short") }) : null,
       ]),
-      el("div", { class: "seat-info" }, [
-        size !== null && size !== undefined ? `${t("table.cards")}: ${size}` : "",
-        tricks !== null && tricks !== undefined ? ` · ${t("table.tricks")}: ${tricks}` : "",
-        flags.length ? ` · ${flags.join(" · ")}` : "",
-      ]),
-      backs,
+      el("div", { class: "seat-info" }, [counts.join(" · ")]),
+      flags.length ? el("div", { class: "seat-flags" }, [flags.join(" · ")]) : null,
+      backs.childElementCount ? backs : null,
+      laidOutBeside(view, s),
     ]));
   }
   const middle = el("div", { class: "trick-zone" });
   if (view) {
     const trick = el("div", { class: `trick seats-${n}`, "aria-label": t("table.current_trick"), id: "trick" });
     for (const play of view.trick || []) {
-      trick.append(el("div", { class: `trick-card pos-${position(play.seat, n)}`, "data-seat": play.seat }, [cardElement(play.card)]));
+      trick.append(el("div", { class: `trick-card pos-${position(play.seat, n)}`, "data-seat": play.seat, title: seatName(play.seat) }, [
+        cardElement(play.card, { badge: never.has(play.card) ? neverWinsBadge() : undefined }),
+      ]));
     }
     middle.append(trick);
     if (view.last_trick) {
       const last = el("div", { class: "last-trick", id: "last-trick" }, [
-        el("span", { class: "label", text: `${t("table.last_trick")} (${seatName(view.last_trick.winner)})` }),
+        el("span", { class: "label", text: `${t("table.last_trick")}: ${seatName(view.last_trick.winner)}` }),
       ]);
       for (const entry of view.last_trick.cards) {
         last.append(cardElement(typeof entry === "string" ? entry : entry.card, { small: true }));
@@ -276,12 +347,15 @@ function actionBar(view) {
       type: "button", class: "primary", id: "next-deal", disabled: ready, text: t("table.next"),
       onclick: () => send({ type: "next" }),
     }));
+    const notReady = frame.seats.filter((/** @type {any} */ s) => s.kind === "human" && s.connected && !s.ready)
+      .map((/** @type {any} */ s) => plainName(s.seat));
+    if (ready && notReady.length) bar.append(el("span", { class: "note", text: t("table.next_waiting", { names: joinNames(notReady) }) }));
   }
   const { multi, simple } = groupActions(view);
   for (const a of simple) {
     bar.append(el("button", {
       type: "button", class: "act", "data-act": a.act, "data-type": a.type || "", disabled: waiting,
-      text: actLabel(a), onclick: () => act(a),
+      title: actTitle(a), text: actLabel(a), onclick: () => act(a),
     }));
   }
   for (const [name, options] of multi) {
@@ -296,11 +370,13 @@ function actionBar(view) {
       }
     } else {
       const match = options.find((a) => sameCards(a.cards, selected));
+      const n = options[0].cards.length;
       bar.append(el("button", {
         type: "button", class: "act", "data-act": name, "data-select": "1", disabled: waiting || !match,
         text: `${actLabel(options[0])} (${t("table.selected", { n: selected.length })})`,
         onclick: () => match && act(match),
       }));
+      if (!match) bar.append(el("span", { class: "note choose", text: n === 1 ? t("table.choose_1") : t("table.choose_n", { n }) }));
     }
   }
   return bar;
@@ -313,65 +389,44 @@ function handPanel(view) {
   for (const options of multi.values()) {
     if (options.length > 8) for (const a of options) for (const c of a.cards) selectable.add(c);
   }
-  const hand = el("div", { class: "hand", role: "group", "aria-label": t("table.hand"), id: "hand" });
+  // Cards I laid out stay in my hand until played; they carry the mark when they never win.
+  const laidOut = new Set(view.laid_out || []);
+  const never = new Set(view.never_wins || []);
+  /** @param {string} card */
+  const badge = (card) => (laidOut.has(card) && never.has(card) ? neverWinsBadge()
+    : laidOut.has(card) ? { text: "▲", title: t("cego.laid_out"), kind: "laid" } : undefined);
+  // Nothing to choose (another seat's turn, or a bid to make): the cards are shown plainly.
+  const idle = plays.size === 0 && selectable.size === 0;
+  const hand = el("div", { class: "hand" + (idle ? " idle" : ""), role: "group", "aria-label": t("table.hand"), id: "hand" });
   for (const card of view.hand) {
     if (plays.has(card)) {
-      hand.append(cardElement(card, { legal: true, disabled: waiting, onClick: () => act({ act: "play", card }) }));
+      hand.append(cardElement(card, { legal: true, disabled: waiting, badge: badge(card), onClick: () => act({ act: "play", card }) }));
     } else if (selectable.has(card)) {
       const isSelected = selected.includes(card);
       hand.append(cardElement(card, {
-        legal: true, selected: isSelected, disabled: waiting,
+        legal: true, selected: isSelected, disabled: waiting, badge: badge(card),
         onClick: () => {
           selected = isSelected ? selected.filter((c) => c !== card) : [...selected, card];
           render();
         },
       }));
     } else {
-      hand.append(cardElement(card, { disabled: true, onClick: () => {} }));
+      hand.append(cardElement(card, { disabled: true, badge: badge(card), onClick: () => {} }));
     }
   }
   return el("section", { class: "panel hand-panel" }, [el("h2", { class: "sr-only", text: t("table.hand") }), hand]);
 }
 
-/**
- * Any JSON as readable HTML: card codes become small cards, per-seat lists get seat names.
- * @param {any} value
- * @param {number} [depth]
- * @returns {Node}
- */
-function renderValue(value, depth = 0) {
-  if (value === null || value === undefined) return document.createTextNode("–");
-  if (typeof value === "string") {
-    if (/^(T([1-9]|1\d|2[0-2])|[CSHD](A|K|Q|R|J|10|[1-9]))$/.test(value)) return cardElement(value, { small: true });
-    return document.createTextNode(t(`act.${value}`) !== value ? t(`act.${value}`) : value);
-  }
-  if (typeof value !== "object") return document.createTextNode(String(value));
-  if (Array.isArray(value)) {
-    const seats = info ? info.seats : 0;
-    if (value.length === seats && value.every((v) => typeof v === "number")) {
-      const dl = el("dl", { class: "per-seat" });
-      value.forEach((v, i) => dl.append(el("dt", { text: seatName(i) }), el("dd", { text: String(v) })));
-      return dl;
-    }
-    const box = el("span", { class: "list" });
-    value.forEach((v) => box.append(renderValue(v, depth + 1), " "));
-    return box;
-  }
-  const dl = el("dl", { class: "kv" });
-  for (const [key, v] of Object.entries(value)) {
-    dl.append(el("dt", { text: key.replaceAll("_", " ") }), el("dd", {}, [renderValue(v, depth + 1)]));
-  }
-  return dl;
+/** The declarer's own blind, laid-away and pressed cards (Cego), folded away once play starts. */
+function blindPanel(/** @type {any} */ view) {
+  return collapsible("my-blind", view.phase === "exchange", t("cego.my_blind"), [ownBlind(view)], "my-blind");
 }
 
 /** @param {any} view */
 function resultPanel(view) {
-  const children = [el("h2", { text: t("table.result") })];
-  children.push(el("div", { class: "result-body", id: "result" }, [renderValue(view.result)]));
-  if (view.deal) {
-    children.push(el("h3", { text: t("table.dealt") }));
-    children.push(renderValue(view.deal));
-  }
+  const children = [el("h2", { text: t("table.result") }), resultCard(view, ctx())];
+  const hands = dealtHands(view, ctx());
+  if (hands) children.push(collapsible("dealt-panel", true, t("table.dealt"), [hands], "inner"));
   if (frame.deal) {
     children.push(el("p", {}, [
       el("a", { href: `/d/${frame.deal.id}`, text: t("table.replay") }), " · ",
@@ -381,21 +436,6 @@ function resultPanel(view) {
   return el("section", { class: "panel result" }, children);
 }
 
-/** Engine-specific parts of the view (contract, laid-out cards, announcements ...). */
-function extrasPanel(/** @type {any} */ view) {
-  const extras = Object.entries(view).filter(([key]) => !STANDARD_KEYS.has(key));
-  if (!extras.length) return null;
-  const dl = el("dl", { class: "kv extras", id: "extras" });
-  for (const [key, value] of extras) {
-    const label = key === "laid_out" ? t("table.laid_out") : key === "contract" ? t("table.contract")
-      : key === "declarer" ? t("table.declarer") : key.replaceAll("_", " ");
-    dl.append(el("dt", { text: label }), el("dd", {}, [
-      key === "declarer" && typeof value === "number" ? document.createTextNode(seatName(value)) : renderValue(value),
-    ]));
-  }
-  return el("section", { class: "panel" }, [el("h2", { text: t("table.phase") + ": " + (view.phase || "") }), dl]);
-}
-
 /** @param {any} view */
 function historyPanel(view) {
   const list = el("ol", { class: "history", id: "history" });
@@ -403,37 +443,55 @@ function historyPanel(view) {
     const bits = [`${seatName(entry.seat)}: ${actLabel(entry)}`];
     if (entry.card) bits.push(" " + cardName(entry.card));
     if (entry.cards) bits.push(" " + entry.cards.map(cardName).join(", "));
-    else if (entry.count) bits.push(` (${entry.count} ${t("table.cards")})`);
+    else if (entry.count) bits.push(` (${cardsText(entry.count)})`);
     list.append(el("li", { text: bits.join("") }));
   }
-  return el("details", { class: "panel", open: true }, [el("summary", { text: t("table.history") }), list]);
+  return collapsible("history-panel", true, t("table.history"), [list]);
+}
+
+/** "1 Karte", "3 Karten". @param {number} n */
+function cardsText(n) {
+  return n === 1 ? t("table.card_1") : t("table.cards_n", { n });
+}
+
+/** A name short enough for a score sheet column on a phone. @param {string} name */
+function shortName(name) {
+  return name.length > 10 ? name.slice(0, 9) + "…" : name;
 }
 
 function sheetPanel() {
   const sheet = frame.sheet;
   const head = el("tr", {}, [el("th", { text: "#" }), el("th", { text: "" }),
-    ...frame.seats.map((/** @type {any} */ s) => el("th", { text: seatName(s.seat) }))]);
+    ...frame.seats.map((/** @type {any} */ s) => el("th", {
+      class: "num" + (s.seat === mySeat ? " me" : ""), title: plainName(s.seat), text: shortName(plainName(s.seat)),
+    }))]);
   const body = el("tbody");
   for (const row of sheet.rows) {
-    body.append(el("tr", { class: row.counts ? "" : "void" }, [
-      el("td", { text: row.game_no === null ? "–" : String(row.game_no) }), el("td", { text: row.label + (row.multiplier > 1 ? ` ×${row.multiplier}` : "") }),
-      ...row.settlement.map((/** @type {number} */ v) => el("td", { class: "num", text: String(v) })),
+    const label = sheetLabel(info.game, row.label);
+    body.append(el("tr", { class: row.counts ? "" : "void", title: row.counts ? undefined : t("table.not_counted") }, [
+      el("td", { text: row.game_no === null ? "–" : String(row.game_no) }),
+      el("td", { text: label + (row.multiplier > 1 ? ` ×${row.multiplier}` : "") }),
+      ...row.settlement.map((/** @type {number} */ v, /** @type {number} */ s) => el("td", {
+        class: "num" + (v > 0 ? " plus" : v < 0 ? " minus" : "") + (s === mySeat ? " me" : ""), text: String(v),
+      })),
     ]));
   }
   body.append(el("tr", { class: "total" }, [el("td", { text: "" }), el("td", { text: t("table.total") }),
-    ...sheet.totals.map((/** @type {number} */ v) => el("td", { class: "num", text: String(v) }))]));
-  return el("details", { class: "panel", open: true }, [
-    el("summary", { text: `${t("table.sheet")} (${sheet.counted}/${sheet.length})` }),
-    el("table", { class: "sheet", id: "sheet" }, [el("thead", {}, [head]), body]),
+    ...sheet.totals.map((/** @type {number} */ v, /** @type {number} */ s) => el("td", {
+      class: "num" + (s === mySeat ? " me" : ""), text: String(v),
+    }))]));
+  return collapsible("sheet-panel", true, `${t("table.sheet")} (${sheet.counted}/${sheet.length})`, [
+    el("div", { class: "scroll-x" }, [el("table", { class: "sheet", id: "sheet" }, [el("thead", {}, [head]), body])]),
   ]);
 }
 
 function rulesPanel() {
-  const overrides = Object.keys(info.options || {}).length ? renderValue(info.options) : document.createTextNode(t("table.no_overrides"));
-  return el("details", { class: "panel", open: frame.phase === "waiting" }, [
-    el("summary", { text: t("table.settings") }),
-    el("p", {}, [`${t("lobby.profile")}: ${info.profile} · ${t("lobby.series")}: ${info.series_length} · ${t("lobby.time_limit")}: ${info.time_limit}`]),
-    el("p", {}, [`${t("table.overrides")}: `, overrides]),
+  const hasOverrides = Object.keys(info.options || {}).length > 0;
+  // Open while people gather, and through the first deal when the table changes the rules.
+  const openByDefault = frame.phase === "waiting" || (hasOverrides && (!frame.deal || frame.deal.number === 0));
+  return collapsible("rules-panel", openByDefault, t("table.settings"), [
+    el("p", {}, [`${t("lobby.series")}: ${info.series_length} · ${t("lobby.time_limit")}: ${info.time_limit}`]),
+    overridesView(info, profileDefaults, "rules"),
   ]);
 }
 

@@ -1,0 +1,54 @@
+// @ts-check
+// A table's rules as everyone at it sees them: the profile, and each setting the table changes
+// beside the profile's own value.
+
+import { el, t, tOr } from "./common.js";
+
+/**
+ * A setting's value as a person reads it.
+ * @param {any} value
+ */
+export function settingValue(value) {
+  if (value === true) return t("table.yes");
+  if (value === false) return t("table.no");
+  if (value === null || value === undefined || value === "") return "–";
+  if (Array.isArray(value)) return value.length ? value.map(settingValue).join(", ") : "–";
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** A setting's name: "raeuber_value" → "raeuber value". @param {string} key */
+export function settingName(key) {
+  return key.replaceAll("_", " ");
+}
+
+/**
+ * "The table plays Titisee with these changes:" and a table of the overrides.
+ * @param {{game: string, profile: string, options?: Record<string, any>}} table
+ * @param {Record<string, any>|null} defaults the profile's settings, when known
+ * @param {string} id
+ */
+export function overridesView(table, defaults, id) {
+  const options = table.options || {};
+  const keys = Object.keys(options);
+  const profile = tOr(`profile.${table.profile}`, table.profile);
+  const intro = `${t("table.rules_of", { profile })} ${keys.length ? t("table.rules_changed") : t("table.rules_plain")}`;
+  const box = el("div", { class: "overrides", id, "data-overrides": keys.length });
+  box.append(el("p", { text: intro }));
+  if (!keys.length) return box;
+  const body = el("tbody");
+  for (const key of keys) {
+    body.append(el("tr", { "data-setting": key }, [
+      el("td", { text: settingName(key) }),
+      el("td", { class: "changed", text: settingValue(options[key]) }),
+      el("td", { class: "note", text: defaults && key in defaults ? settingValue(defaults[key]) : "" }),
+    ]));
+  }
+  box.append(el("div", { class: "scroll-x" }, [el("table", { class: "overrides-table" }, [
+    el("thead", {}, [el("tr", {}, [
+      el("th", { text: t("table.setting") }), el("th", { text: t("table.value") }), el("th", { text: t("table.profile_value") }),
+    ])]),
+    body,
+  ])]));
+  return box;
+}

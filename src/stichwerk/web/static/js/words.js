@@ -1,0 +1,90 @@
+// @ts-check
+// The games' words in the page's language: contracts, game types, phases, announcements and the
+// names of Doppelkopf's scoring items. German keeps the game's words; English adds a short
+// explanation where a Stammtisch word needs one (shown as a tooltip or in brackets).
+
+import { LANG, lookup, t, tOr } from "./common.js";
+
+/** @param {string} game @param {string} profile */
+export function tableTitle(game, profile) {
+  return `${tOr(`game.${game}`, game)} · ${tOr(`profile.${profile}`, profile)}`;
+}
+
+/** A Cego contract's name: "Halbe", "Zwei Verschiedene". @param {string} contract */
+export function contractName(contract) {
+  return tOr(`cego.contract.${contract}`, contract);
+}
+
+/** What a Cego contract means, for a tooltip. @param {string} contract @returns {string|undefined} */
+export function contractExplain(contract) {
+  const text = lookup(`cego.explain.${contract}`);
+  return typeof text === "string" ? text : undefined;
+}
+
+/** A Doppelkopf game type's name: "Damen-Solo". @param {string} type */
+export function gameTypeName(type) {
+  return tOr(`doko.game_type.${type}`, type);
+}
+
+/** A game type's name without the English gloss, for tight places: "Hochzeit". @param {string} type */
+export function gameTypeShort(type) {
+  return gameTypeName(type).replace(/ \(.*\)$/, "");
+}
+
+/** @param {string} type @returns {string|undefined} */
+export function gameTypeExplain(type) {
+  const text = lookup(`doko.explain.${type}`);
+  return typeof text === "string" ? text : undefined;
+}
+
+/** The phase of a deal in words. @param {string} game @param {string} phase */
+export function phaseName(game, phase) {
+  return tOr(`${game === "cego" ? "cego" : "doko"}.phase.${phase}`, phase);
+}
+
+/** "Re", "Kontra". @param {string} party */
+export function partyName(party) {
+  return tOr(`doko.party.${party}`, party);
+}
+
+/** An announcement: "Re", "keine 90". @param {string} word */
+export function announcementName(word) {
+  return tOr(`doko.ann.${word}`, word);
+}
+
+/** A Sonderpunkt of the Doppelkopf summary: "fuchs" → "Fuchs gefangen". @param {string} word */
+export function extraName(word) {
+  return tOr(`doko.extra.${word}`, word);
+}
+
+/**
+ * The name of a Doppelkopf scoring item. The engine names items in German as a score sheet does
+ * ("keine 90 angesagt (Re)"); German shows them as they are, English translates them.
+ * @param {string} name
+ */
+export function itemName(name) {
+  const direct = lookup(`doko_item.${name}`);
+  if (typeof direct === "string") return direct;
+  if (LANG === "de") return name.charAt(0).toUpperCase() + name.slice(1);
+  const match = /^(.+?) angesagt( \(x2\))?(?: \((Re|Kontra)\))?$/.exec(name);
+  if (match) {
+    const what = match[1];
+    let text = match[3]
+      ? t("doko_item.announced_by", { what, party: match[3] })
+      : t("doko_item.announced", { what });
+    if (match[2]) text += ` ${t("doko_item.doubles")}`;
+    return text;
+  }
+  return name;
+}
+
+/**
+ * The short label of a score sheet row: the contract or game type in words.
+ * @param {string} game
+ * @param {string} label
+ */
+export function sheetLabel(game, label) {
+  if (!label) return "";
+  if (label === "redeal") return tOr("act.neu-geben", label).replace(/ \(.*\)$/, "");
+  return game === "cego" ? contractName(label) : gameTypeShort(label);
+}
