@@ -2,9 +2,11 @@
 
 Each deal is dealt once and played once per *rotation*: the bots take turns through the seats
 (with bots A and B at four seats: A B A B, then B A B A), so luck of the cards cancels out. A
-bot's score for a deal is its mean settlement over all the seats it held in all rotations; the
-arena reports the mean over deals with a 95% confidence interval (normal approximation, which
-is sound for the hundreds of deals an arena run plays).
+bot's score for a deal is its mean settlement over all the seats it held in all rotations,
+each measured against the mean of the seats dealt in (a no-op where every row sums to zero; where
+only the winners write points, as in Doppelkopf ``wielandstrasse``, it is what decides a list:
+another's points are one's loss). The arena reports the mean over deals with a 95% confidence
+interval (normal approximation, which is sound for the hundreds of deals an arena run plays).
 
 The deals run in a process pool on every core, or on a Ray cluster (``ray_address``: ``auto``
 for the cluster this machine belongs to, ``ray://host:10001`` for a remote one, ``local`` to
@@ -51,7 +53,7 @@ class DealOutcome:
 
     index: int
     per_bot: list[float]
-    """Each bot's mean settlement per seat it held."""
+    """Each bot's mean settlement per seat it held, against the table's mean."""
     records: list[dict[str, Any]]
     decisions: list[float]
     """Seconds per decision of each bot that took one (for latency figures)."""
@@ -96,9 +98,12 @@ def play_deal(spec: ArenaSpec, index: int) -> DealOutcome:
         result = state.result()
         assert result is not None
         settlement = result["score"]["settlement"]
+        table = state.view(None)
+        dealt = [seat for seat in range(len(seating)) if _dealt_in(table, seat)]
+        mean = sum(settlement[seat] for seat in dealt) / len(dealt)
         for seat, b in enumerate(seating):
-            if _dealt_in(state.view(None), seat):
-                sums[b] += settlement[seat]
+            if seat in dealt:
+                sums[b] += settlement[seat] - mean
                 counts[b] += 1
         record = state.to_record()
         record["meta"] = {

@@ -1,8 +1,8 @@
-"""Whole lists of Doppelkopf deals through the series, played by the basic bot."""
+"""Whole lists of Doppelkopf deals through the series, played by the heuristic bot."""
 
 import pytest
 
-from stichwerk.bots.doppelkopf_basic import DoppelkopfBasicBot
+from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot
 from stichwerk.core.series import Series
 from stichwerk.doppelkopf.api import series_outcome, series_rules
 from stichwerk.doppelkopf.record import new_deal
@@ -10,7 +10,7 @@ from stichwerk.doppelkopf.record import new_deal
 
 def play_list(profile: str, seats: int, seed: int) -> Series:
     series = Series(series_rules(profile, seats=seats), first_dealer=seats - 1)
-    bots = [DoppelkopfBasicBot(s) for s in range(seats)]
+    bots = [DoppelkopfHeuristicBot(s) for s in range(seats)]
     number = 0
     while not series.is_over:
         state = new_deal(profile=profile, seed=f"{seed}-{number}", **series.deal_args())

@@ -19,7 +19,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from stichwerk.bots.doppelkopf_basic import DoppelkopfBasicBot
+from stichwerk.bots.base import Bot
+from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot
 from stichwerk.cli.common import fail
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
@@ -114,7 +115,9 @@ class TerminalGame:
             # A short game of a few deals owes no Pflicht-Soli; 0 plays the profile's whole list.
             rules = replace(rules, games=deals, duty_solos=0)
         self.series = Series(rules, first_dealer=players - 1)
-        self.bots = {s: DoppelkopfBasicBot(f"{seed}-{s}") for s in range(players) if s != seat}
+        self.bots: dict[int, Bot] = {
+            s: DoppelkopfHeuristicBot(f"{seed}-{s}") for s in range(players) if s != seat
+        }
         self.records: list[dict[str, Any]] = []
         self.number = 0
 

@@ -1,0 +1,1 @@
+"""Doppelkopf bots: ``heuristic`` (rules a club player would recognise) and ``search`` (PIMC)."""

@@ -1,0 +1,439 @@
+"""The lean path for bots and simulation: the play of the tricks on bare bit sets.
+
+:class:`~stichwerk.doppelkopf.state.DokoState` checks every action, keeps the record and answers
+views; a search bot that plays out thousands of deals per decision needs none of that.
+:class:`FastPlay` keeps what the tricks need (hands, the trick, the card order of the game type
+with the Herz 10 and Sau rules, who is on which party once known, the Hochzeit's open partner
+question) in plain ints and lists, plays card ids without checks, and at the end gives the
+:class:`~stichwerk.doppelkopf.scoring.DealFacts` that the engine's own scoring turns into a
+settlement. A property test keeps it in agreement with the engine, card for card.
+"""
+
+import random
+from typing import TYPE_CHECKING
+
+from stichwerk.doppelkopf import announcements as ann_rules
+from stichwerk.doppelkopf.cards import CARD_AUGEN, code_mask, code_of
+from stichwerk.doppelkopf.profiles import NORMAL_GAMES, Profile
+from stichwerk.doppelkopf.scoring import PARTIES, Announced, DealFacts
+from stichwerk.doppelkopf.trumps import SCHEME_OF_GAME, TRUMP, TRUMP_SUIT, Order, order_for
+
+if TYPE_CHECKING:
+    from stichwerk.doppelkopf.state import DokoState
+
+CQ = code_of("CQ")
+CJ = code_of("CJ")
+DA = code_of("DA")
+FOX = 0
+"""Event kinds of a finished trick: a Karo ace played (``FOX, player, winner``) ..."""
+BIG = 1
+"""... and a trick of Doppelkopf size (``BIG, winner, 0``)."""
+
+
+def trick_winner(ids: list[int], order: Order, last: bool) -> int:
+    """The index in ``ids`` (card ids in the order played) of the card that takes the trick.
+
+    The highest trump, else the highest card of the suit led; of two equal cards the first,
+    unless the order says the later one wins (the Herz 10 under 'zweite sticht erste').
+    """
+    cls = order.cls
+    power = order.power
+    later = order.later_wins_last if last else order.later_wins
+    code = ids[0] >> 1
+    led = cls[code]
+    best = 0
+    best_trump = led == TRUMP
+    best_power = power[code]
+    for i in range(1, len(ids)):
+        code = ids[i] >> 1
+        c = cls[code]
+        if c == TRUMP:
+            if not best_trump:
+                best, best_trump, best_power = i, True, power[code]
+                continue
+        elif best_trump or c != led:
+            continue
+        p = power[code]
+        if p > best_power or (p == best_power and later[code]):
+            best, best_power = i, p
+    return best
+
+
+class FastPlay:
+    """The trick-play part of a deal, for play-outs. Seats are table seats."""
+
+    __slots__ = (
+        "ann",
+        "ansage_order",
+        "augen",
+        "big_min",
+        "clarified",
+        "events",
+        "game_type",
+        "hands",
+        "hochzeiter",
+        "last_ids",
+        "last_seats",
+        "last_winner",
+        "n_tricks",
+        "next_seat",
+        "order",
+        "party",
+        "played",
+        "profile",
+        "sau_seat",
+        "seats",
+        "soloist",
+        "supersau_seat",
+        "to_act",
+        "trick_ids",
+        "trick_no",
+        "trick_seats",
+        "tricks_won",
+        "voids",
+    )
+
+    def __init__(self, profile: Profile, seats: int = 4) -> None:
+        self.profile = profile
+        self.seats = seats
+        self.hands: list[int] = [0] * seats
+        self.next_seat: list[int] = [-1] * seats
+        self.to_act = 0
+        self.trick_seats: list[int] = []
+        self.trick_ids: list[int] = []
+        self.trick_no = 0
+        self.n_tricks = 12 if profile.with_nines else 10
+        self.order: Order = order_for("normal", profile)
+        self.augen = [0] * seats
+        self.tricks_won = [0] * seats
+        self.big_min = profile.doppelkopf_min_augen or 241
+        """The Augen of a Doppelkopf trick (241: the table does not score them)."""
+        self.played = 0
+        self.voids = [0] * seats
+        """Per seat, the classes (Fehl suits 0..3, trump 4) it has shown out of, as bits."""
+        self.party = [-1] * seats
+        """0 Re, 1 Kontra, -1 not known yet (an open Hochzeit) or sitting out."""
+        self.game_type = "normal"
+        self.soloist = -1
+        self.hochzeiter = -1
+        self.clarified = 0
+        """The number of the Hochzeit's Klärungsstich once settled (0: open)."""
+        self.events: list[tuple[int, int, int]] = []
+        self.last_seats: list[int] = []
+        self.last_ids: list[int] = []
+        self.last_winner = -1
+        self.ann = [Announced(), Announced()]
+        self.ansage_order: list[int] = []
+        self.sau_seat = -1
+        self.supersau_seat = -1
+
+    # ------------------------------------------------------------------ set-up
+
+    def set_order(self, seat_order: list[int] | tuple[int, ...]) -> None:
+        """The four playing seats from Vorhand on (a sitting dealer is left out)."""
+        for i, s in enumerate(seat_order):
+            self.next_seat[s] = seat_order[(i + 1) % len(seat_order)]
+
+    def set_game(self, game_type: str) -> None:
+        """The game type and its card order (with the Sau and Superschweine if announced)."""
+        self.game_type = game_type
+        self.order = order_for(
+            SCHEME_OF_GAME[game_type],
+            self.profile,
+            sau=self.sau_seat >= 0,
+            supersau=self.supersau_seat >= 0,
+        )
+
+    @classmethod
+    def from_state(cls, state: "DokoState") -> "FastPlay":
+        """Copy a deal in its play phase (the tricks so far included)."""
+        if state.phase != "play" or state.to_act is None:
+            raise ValueError("FastPlay starts from a deal in its play phase")
+        d = state.internals()
+        fast = cls(state.profile, state.seats)
+        fast.set_order(state.seat_order)
+        fast.hands = [state.hand(s) for s in range(state.seats)]
+        fast.party = list(d["party"])
+        fast.soloist = -1 if d["soloist"] is None else d["soloist"]
+        fast.hochzeiter = -1 if d["hochzeiter"] is None else d["hochzeiter"]
+        fast.clarified = d["clarified_at"]
+        fast.sau_seat = -1 if d["sau_seat"] is None else d["sau_seat"]
+        fast.supersau_seat = -1 if d["supersau_seat"] is None else d["supersau_seat"]
+        fast.game_type = state.game_type
+        fast.order = d["order"]
+        for seat, act in d["ann_log"]:
+            if act in ann_rules.LEVEL_OF:
+                fast.announce(seat, act)
+        for seats, ids, win in d["tricks"]:
+            fast._record_events(list(seats), list(ids), win)
+            for s, i in zip(seats, ids, strict=True):
+                fast.played |= 1 << i
+                if i != ids[0] and fast.order.cls[i >> 1] != fast.order.cls[ids[0] >> 1]:
+                    fast.voids[s] |= 1 << fast.order.cls[ids[0] >> 1]
+            fast.last_seats, fast.last_ids, fast.last_winner = list(seats), list(ids), win
+        for s, i in zip(d["trick_seats"], d["trick_ids"], strict=True):
+            fast.played |= 1 << i
+            first = d["trick_ids"][0]
+            if fast.order.cls[i >> 1] != fast.order.cls[first >> 1]:
+                fast.voids[s] |= 1 << fast.order.cls[first >> 1]
+        fast.augen = list(d["augen"])
+        fast.tricks_won = list(d["tricks_won"])
+        fast.trick_seats = list(d["trick_seats"])
+        fast.trick_ids = list(d["trick_ids"])
+        fast.trick_no = len(d["tricks"])
+        fast.n_tricks = d["hand_size"]
+        fast.to_act = state.to_act
+        return fast
+
+    def copy(self) -> "FastPlay":
+        """An independent copy (the profile, order and seat ring are shared, being fixed)."""
+        other = FastPlay.__new__(FastPlay)
+        other.profile = self.profile
+        other.seats = self.seats
+        other.hands = self.hands[:]
+        other.next_seat = self.next_seat
+        other.to_act = self.to_act
+        other.trick_seats = self.trick_seats[:]
+        other.trick_ids = self.trick_ids[:]
+        other.trick_no = self.trick_no
+        other.n_tricks = self.n_tricks
+        other.order = self.order
+        other.augen = self.augen[:]
+        other.big_min = self.big_min
+        other.tricks_won = self.tricks_won[:]
+        other.played = self.played
+        other.voids = self.voids[:]
+        other.party = self.party[:]
+        other.game_type = self.game_type
+        other.soloist = self.soloist
+        other.hochzeiter = self.hochzeiter
+        other.clarified = self.clarified
+        other.events = self.events[:]
+        other.last_seats = self.last_seats
+        other.last_ids = self.last_ids
+        other.last_winner = self.last_winner
+        other.ann = self.ann[:]
+        other.ansage_order = self.ansage_order[:]
+        other.sau_seat = self.sau_seat
+        other.supersau_seat = self.supersau_seat
+        return other
+
+    # ------------------------------------------------------------------ play
+
+    @property
+    def over(self) -> bool:
+        """Whether every trick has been played."""
+        return self.trick_no >= self.n_tricks
+
+    def legal(self) -> int:
+        """The cards the seat to act may play, as a bit set."""
+        hand = self.hands[self.to_act]
+        if self.trick_ids:
+            order = self.order
+            follow = hand & order.class_masks[order.cls[self.trick_ids[0] >> 1]]
+            if follow:
+                return follow
+        return hand
+
+    def play(self, card: int) -> None:
+        """Play card id ``card`` for the seat to act (no checks)."""
+        seat = self.to_act
+        self.hands[seat] ^= 1 << card
+        self.played |= 1 << card
+        ids = self.trick_ids
+        if ids:
+            cls = self.order.cls
+            led = cls[ids[0] >> 1]
+            if cls[card >> 1] != led:
+                self.voids[seat] |= 1 << led
+        ids.append(card)
+        self.trick_seats.append(seat)
+        if len(ids) < 4:
+            self.to_act = self.next_seat[seat]
+            return
+        seats = self.trick_seats
+        last = self.trick_no == self.n_tricks - 1
+        win = seats[trick_winner(ids, self.order, last)]
+        points = CARD_AUGEN[ids[0]] + CARD_AUGEN[ids[1]] + CARD_AUGEN[ids[2]] + CARD_AUGEN[ids[3]]
+        self.augen[win] += points
+        self.tricks_won[win] += 1
+        if (
+            points >= self.big_min
+            or ids[0] >> 1 == DA
+            or ids[1] >> 1 == DA
+            or ids[2] >> 1 == DA
+            or ids[3] >> 1 == DA
+        ):
+            self._record_events(seats, ids, win)
+        self.trick_no += 1
+        if self.hochzeiter >= 0 and not self.clarified:
+            self._clarify_hochzeit(ids, seats, win)
+        self.last_seats, self.last_ids, self.last_winner = seats, ids, win
+        self.trick_seats = []
+        self.trick_ids = []
+        self.to_act = win
+
+    def _record_events(self, seats: list[int], ids: list[int], win: int) -> None:
+        """Remember Füchse and a Doppelkopf; their party is settled only at the end."""
+        points = 0
+        for s, i in zip(seats, ids, strict=True):
+            points += CARD_AUGEN[i]
+            if i >> 1 == DA:
+                self.events.append((FOX, s, win))
+        if points >= self.big_min:
+            self.events.append((BIG, win, points))
+
+    def _clarify_hochzeit(self, ids: list[int], seats: list[int], win: int) -> None:
+        p = self.profile
+        h = self.hochzeiter
+        if win != h:
+            rule = p.hochzeit_partner
+            cls = self.order.cls
+            lead_trump = cls[ids[0] >> 1] == TRUMP
+            if rule == "fehl-led":
+                counts = not lead_trump
+            elif rule == "trump-led":
+                counts = lead_trump
+            elif rule == "fehl-won":
+                counts = cls[ids[seats.index(win)] >> 1] != TRUMP
+            else:
+                counts = True
+            if counts:
+                self.clarified = self.trick_no
+                for s in range(self.seats):
+                    if self.next_seat[s] >= 0:
+                        self.party[s] = 0 if s in (h, win) else 1
+                return
+        if self.trick_no >= p.hochzeit_tricks:
+            self.clarified = self.trick_no
+            self.soloist = h
+            for s in range(self.seats):
+                if self.next_seat[s] >= 0:
+                    self.party[s] = 0 if s == h else 1
+            self.game_type = "solo-trumpf"
+
+    def playout(self, rng: random.Random) -> None:
+        """Play uniformly random legal cards to the end of the deal."""
+        randrange = rng.randrange
+        while self.trick_no < self.n_tricks:
+            mask = self.legal()
+            k = randrange(mask.bit_count())
+            while k:
+                mask &= mask - 1
+                k -= 1
+            self.play((mask & -mask).bit_length() - 1)
+
+    # ------------------------------------------------------------------ announcements, Sau
+
+    def announce(self, seat: int, act: str) -> bool:
+        """Seat says ``re``, ``kontra`` or an Absage; ``False`` (and nothing said) where the
+        order of announcements or the seat's party does not allow it. Deadlines are the
+        caller's to check."""
+        party = self.party[seat]
+        if party < 0 or (act == "re" and party != 0) or (act == "kontra" and party != 1):
+            return False
+        mine = self.ann[party]
+        new = ann_rules.check(
+            self.profile, act, party, mine, self.ann[1 - party], held=12, shift=0, hand=12,
+            explain=False,
+        )  # fmt: skip
+        if not isinstance(new, Announced):
+            return False
+        if new.ansage and not mine.ansage:
+            self.ansage_order.append(party)
+        self.ann[party] = new
+        return True
+
+    def sau_codes(self) -> tuple[int, int] | None:
+        """The (ace, nine-or-king) codes of the trump suit when this game type has a Sau."""
+        p = self.profile
+        if not p.sau:
+            return None
+        gt = self.game_type
+        if gt == "armut" and not p.sau_in_armut:
+            return None
+        if gt.startswith("solo-") and gt[5:] not in p.sau_in_solo:
+            return None
+        scheme = SCHEME_OF_GAME[gt]
+        if scheme not in TRUMP_SUIT:
+            return None
+        suit = TRUMP_SUIT[scheme]
+        return suit * 6, suit * 6 + (5 if p.with_nines else 2)
+
+    def sau_allowed(self, seat: int) -> bool:
+        """Whether ``seat`` may say ``sau`` now (the engine's rule)."""
+        if self.sau_seat >= 0:
+            return False
+        codes = self.sau_codes()
+        if codes is None:
+            return False
+        both = code_mask(codes[0])
+        if self.hands[seat] & both != both:
+            return False
+        deadline = self.profile.sau_deadline
+        if deadline == "before-first-card":
+            return not self.played
+        if deadline == "when-playing":
+            return seat == self.to_act
+        return True
+
+    def announce_sau(self, seat: int) -> None:
+        """Seat shows the Sau: both trump aces become the highest trumps."""
+        self.sau_seat = seat
+        self.set_game(self.game_type)
+
+    def announce_supersau(self, seat: int) -> None:
+        """Seat shows the Superschweine (after a Sau)."""
+        self.supersau_seat = seat
+        self.set_game(self.game_type)
+
+    # ------------------------------------------------------------------ the end
+
+    def facts(self) -> DealFacts:
+        """What scoring needs, once every trick is played."""
+        party = self.party
+        playing = [s for s in range(self.seats) if self.next_seat[s] >= 0]
+        re = tuple(s for s in playing if party[s] == 0)
+        kontra = tuple(s for s in playing if party[s] == 1)
+        last = PARTIES[self.ansage_order[1]] if len(self.ansage_order) == 2 else None
+        return DealFacts(
+            seats=self.seats,
+            game_type=self.game_type,
+            re=re,
+            kontra=kontra,
+            re_augen=sum(self.augen[s] for s in re),
+            re_tricks=sum(self.tricks_won[s] for s in re),
+            kontra_tricks=sum(self.tricks_won[s] for s in kontra),
+            announced={"re": self.ann[0], "kontra": self.ann[1]},
+            last_announcer=last,
+            extras=self.extras(),
+        )
+
+    def extras(self) -> dict[str, tuple[str, ...]]:
+        """Fuchs, Karlchen, Doppelkarlchen, Karlchen gefangen and Doppelkopf per party."""
+        p = self.profile
+        out: dict[str, list[str]] = {"re": [], "kontra": []}
+        gt = self.game_type
+        party = self.party
+        fox = gt in p.fox_game_types and self.sau_seat < 0
+        normal = gt in NORMAL_GAMES
+        big = normal and p.doppelkopf_min_augen
+        for kind, a, b in self.events:
+            if kind == FOX:
+                if fox and party[a] != party[b]:
+                    out[PARTIES[party[b]]].append("fuchs")
+            elif big and b >= p.doppelkopf_min_augen:
+                out[PARTIES[party[a]]].append("doppelkopf")
+        if normal and self.last_ids and (p.karlchen or p.karlchen_gefangen):
+            seats, ids, win = self.last_seats, self.last_ids, self.last_winner
+            wp = party[win]
+            jacks = [s for s, i in zip(seats, ids, strict=True) if i >> 1 == CJ]
+            if p.karlchen and ids[seats.index(win)] >> 1 == CJ:
+                out[PARTIES[wp]].append("karlchen")
+                if p.doppelkarlchen and len(jacks) == 2 and party[jacks[0]] == party[jacks[1]]:
+                    out[PARTIES[wp]].append("doppelkarlchen")
+            if p.karlchen_gefangen:
+                for s in jacks:
+                    if party[s] != wp:
+                        out[PARTIES[wp]].append("karlchen-gefangen")
+        return {k: tuple(v) for k, v in out.items()}
