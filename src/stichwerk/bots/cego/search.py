@@ -24,6 +24,7 @@ from stichwerk.bots.cego.world import (
     sample_world,
     settle,
 )
+from stichwerk.bots.speed import mid_deal_views, rates
 from stichwerk.cego import cards as C
 from stichwerk.core.action import Action
 
@@ -115,46 +116,21 @@ def throughput(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     from stichwerk.cego.record import new_deal
 
     rng = random.Random(seed)
-    positions: list[Knowledge] = []
-    bots = [CegoHeuristicBot(i) for i in range(4)]
-    deal = 0
-    while len(positions) < 50:
-        state = new_deal(seed=f"speed-{deal}", dealer=deal % 4)
-        deal += 1
-        stop = rng.randrange(0, 30)
-        while not state.is_over:
-            seat = state.to_act
-            assert seat is not None
-            if state.phase == "play" and len(state.legal_actions()) > 1 and stop <= 0:
-                positions.append(read(state.view(seat)))
-                break
-            if state.phase == "play":
-                stop -= 1
-            state.apply(bots[seat].act(state.view(seat)))
-    worlds = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds / 2:
-        for k in positions:
-            sample_world(k, rng)
-            worlds += 1
-    sampling = time.perf_counter() - start
-    rollouts = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds / 2:
-        for k in positions:
-            world = sample_world(k, rng)
-            fast = fast_from(k, world)
-            rollout(fast, context(k))
-            assert k.contract is not None
-            settle(
-                k,
-                fast,
-                contract=k.contract,
-                declarer=-1 if k.declarer is None else k.declarer,
-                value=k.value or 1,
-                outside=outside_cards(k, world),
-                announcer=k.announcer,
-            )
-            rollouts += 1
-    rolling = time.perf_counter() - start
-    return {"determinizations_per_s": worlds / sampling, "rollouts_per_s": rollouts / rolling}
+    positions = [read(v) for v in mid_deal_views(new_deal, CegoHeuristicBot, rng, max_skip=30)]
+
+    def play_out(k: Knowledge) -> None:
+        world = sample_world(k, rng)
+        fast = fast_from(k, world)
+        rollout(fast, context(k))
+        assert k.contract is not None
+        settle(
+            k,
+            fast,
+            contract=k.contract,
+            declarer=-1 if k.declarer is None else k.declarer,
+            value=k.value or 1,
+            outside=outside_cards(k, world),
+            announcer=k.announcer,
+        )
+
+    return rates(positions, lambda k: sample_world(k, rng), play_out, seconds)

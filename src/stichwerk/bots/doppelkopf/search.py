@@ -25,6 +25,7 @@ from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot, team_of
 from stichwerk.bots.doppelkopf.knowledge import CQ, LEVEL_ACTS, Knowledge, read
 from stichwerk.bots.doppelkopf.policy import choose_card
 from stichwerk.bots.doppelkopf.world import fast_from, relative, rollout, sample_world
+from stichwerk.bots.speed import mid_deal_views, rates
 from stichwerk.core.action import Action
 from stichwerk.doppelkopf.cards import CODE_INDEX, code_mask
 from stichwerk.doppelkopf.scoring import score
@@ -175,37 +176,12 @@ def throughput(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     from stichwerk.doppelkopf.record import new_deal
 
     rng = random.Random(seed)
-    positions: list[Knowledge] = []
-    bots = [DoppelkopfHeuristicBot(i) for i in range(4)]
-    deal = 0
-    while len(positions) < 50:
-        state = new_deal(seed=f"speed-{deal}", dealer=deal % 4)
-        deal += 1
-        stop = rng.randrange(0, 36)
-        while not state.is_over:
-            seat = state.to_act
-            assert seat is not None
-            view = state.view(seat)
-            if state.phase == "play" and len(view["legal_actions"]) > 1 and stop <= 0:
-                positions.append(read(view))
-                break
-            if state.phase == "play":
-                stop -= 1
-            state.apply(bots[seat].act(view))
-    worlds = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds / 2:
-        for k in positions:
-            sample_world(k, rng)
-            worlds += 1
-    sampling = time.perf_counter() - start
-    rollouts = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds / 2:
-        for k in positions:
-            fast = fast_from(k, sample_world(k, rng))
-            rollout(fast)
-            relative(score(fast.facts(), fast.profile)["settlement"], k.seat, k.order)
-            rollouts += 1
-    rolling = time.perf_counter() - start
-    return {"determinizations_per_s": worlds / sampling, "rollouts_per_s": rollouts / rolling}
+    views = mid_deal_views(new_deal, DoppelkopfHeuristicBot, rng, max_skip=36)
+    positions = [read(v) for v in views]
+
+    def play_out(k: Knowledge) -> None:
+        fast = fast_from(k, sample_world(k, rng))
+        rollout(fast)
+        relative(score(fast.facts(), fast.profile)["settlement"], k.seat, k.order)
+
+    return rates(positions, lambda k: sample_world(k, rng), play_out, seconds)
