@@ -16,7 +16,14 @@ from stichwerk.doppelkopf import announcements as ann_rules
 from stichwerk.doppelkopf.cards import CARD_AUGEN, code_mask, code_of
 from stichwerk.doppelkopf.profiles import NORMAL_GAMES, Profile
 from stichwerk.doppelkopf.scoring import PARTIES, Announced, DealFacts
-from stichwerk.doppelkopf.trumps import SCHEME_OF_GAME, TRUMP, TRUMP_SUIT, Order, order_for
+from stichwerk.doppelkopf.trumps import (
+    SCHEME_OF_GAME,
+    TRUMP,
+    TRUMP_SUIT,
+    Order,
+    order_for,
+    winner_of,
+)
 
 if TYPE_CHECKING:
     from stichwerk.doppelkopf.state import DokoState
@@ -28,35 +35,6 @@ FOX = 0
 """Event kinds of a finished trick: a Karo ace played (``FOX, player, winner``) ..."""
 BIG = 1
 """... and a trick of Doppelkopf size (``BIG, winner, 0``)."""
-
-
-def trick_winner(ids: list[int], order: Order, last: bool) -> int:
-    """The index in ``ids`` (card ids in the order played) of the card that takes the trick.
-
-    The highest trump, else the highest card of the suit led; of two equal cards the first,
-    unless the order says the later one wins (the Herz 10 under 'zweite sticht erste').
-    """
-    cls = order.cls
-    power = order.power
-    later = order.later_wins_last if last else order.later_wins
-    code = ids[0] >> 1
-    led = cls[code]
-    best = 0
-    best_trump = led == TRUMP
-    best_power = power[code]
-    for i in range(1, len(ids)):
-        code = ids[i] >> 1
-        c = cls[code]
-        if c == TRUMP:
-            if not best_trump:
-                best, best_trump, best_power = i, True, power[code]
-                continue
-        elif best_trump or c != led:
-            continue
-        p = power[code]
-        if p > best_power or (p == best_power and later[code]):
-            best, best_power = i, p
-    return best
 
 
 class FastPlay:
@@ -253,7 +231,7 @@ class FastPlay:
             return
         seats = self.trick_seats
         last = self.trick_no == self.n_tricks - 1
-        win = seats[trick_winner(ids, self.order, last)]
+        win = seats[winner_of(ids, self.order, last)]
         points = CARD_AUGEN[ids[0]] + CARD_AUGEN[ids[1]] + CARD_AUGEN[ids[2]] + CARD_AUGEN[ids[3]]
         self.augen[win] += points
         self.tricks_won[win] += 1
