@@ -95,9 +95,26 @@ async def play(
     rng: random.Random,
 ) -> None:
     moves: set[asyncio.Task[None]] = set()
+    await ws.send(json.dumps({"type": "sync"}))
+    try:
+        await _play(ws, table, stats, think, stop_at, rng, moves)
+    finally:
+        # The run is over (or cancelled): moves still thinking must not send on a closed socket.
+        for task in list(moves):
+            task.cancel()
+
+
+async def _play(
+    ws: ClientConnection,
+    table: TableRun,
+    stats: Stats,
+    think: float,
+    stop_at: float,
+    rng: random.Random,
+    moves: set[asyncio.Task[None]],
+) -> None:
     acted = -1
     ready_for = -1
-    await ws.send(json.dumps({"type": "sync"}))
     while time.monotonic() < stop_at:
         try:
             raw = await asyncio.wait_for(ws.recv(), timeout=max(stop_at - time.monotonic(), 0.01))
