@@ -49,7 +49,8 @@ class BotRunner:
         return action
 
     def close(self) -> None:
-        """Stop the workers."""
+        """Stop the workers: queued decisions are dropped, a running one (a bot keeps to its
+        budget) is waited for, so the worker processes end cleanly with the server."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
