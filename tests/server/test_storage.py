@@ -11,13 +11,18 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from stichwerk.server.app import create_app
-from stichwerk.storage.db import Database
+from stichwerk.storage.db import MIGRATIONS, Database
 from stichwerk.storage.eventlog import EventWriter
+from stichwerk.storage.models import Base
 from stichwerk.storage.repo import NewEvent, Repo
 from tests.server.helpers import ORIGIN, guest, make_settings, new_table, receive_until
 
@@ -70,9 +75,55 @@ def test_migrations_build_the_schema_once(any_url: str) -> None:
         names = set(inspect(db.read).get_table_names())
         assert {"user_account", "game_table", "table_seat", "deal", "event", "setting"} <= names
         with db.read.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
         uniques = inspect(db.read).get_unique_constraints("event")
         assert any(set(u["column_names"]) == {"deal_id", "seq"} for u in uniques)
+        with db.read.connect() as conn:
+            # The migrations build exactly what the models describe.
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            assert compare_metadata(context, Base.metadata) == []
+    finally:
+        db.dispose()
+
+
+def test_a_table_made_before_closing_rounds_has_none(any_url: str) -> None:
+    db = Database(any_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    try:
+        with db.write.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0001")
+            connection.execute(
+                text(
+                    "INSERT INTO user_account (id, username, is_guest, created_at)"
+                    " VALUES (1, 'Alt', true, CURRENT_TIMESTAMP)"
+                )
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO game_table (id, game, profile, options, seats, series_length,"
+                    " time_limit, public, invite, status, created_by, created_at) VALUES ('old',"
+                    " 'cego', 'titisee', '{}', 4, 8, 60, true, 'x', 'open', 1, CURRENT_TIMESTAMP)"
+                )
+            )
+        db.migrate()
+        repo = Repo(db)
+        old = repo.table("old")
+        assert old is not None and old.closing_rounds == ()
+        new = repo.create_table(
+            game="cego",
+            profile="titisee",
+            options={},
+            seats=[("human", "random")] + [("bot", "random")] * 3,
+            series_length=1,
+            time_limit=60,
+            public=True,
+            created_by=1,
+            creator_seat=0,
+            closing_rounds=("drescher", "pflichtraeuber"),
+        )
+        assert repo.table(new.id).closing_rounds == ("drescher", "pflichtraeuber")  # type: ignore[union-attr]
     finally:
         db.dispose()
 
