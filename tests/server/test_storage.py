@@ -221,3 +221,65 @@ def test_a_restart_continues_every_unfinished_game(any_url: str, toy: None, game
             assert end["phase"] in ("between", "finished")
         record = client.get(f"/api/deals/{end['deal']['id']}/record").json()
         assert record["result"] and len(record["actions"]) >= len(before["view"]["history"])
+
+
+def _drive(ws: Any, frame: dict[str, Any], stop: Any) -> dict[str, Any]:
+    """Seat 0 takes its first legal action and moves on between deals until ``stop(frame)``."""
+    while not stop(frame):
+        if frame["phase"] == "between":
+            ws.send_json({"type": "next"})
+        elif frame["phase"] == "playing" and frame["view"]["to_act"] == 0:
+            legal = frame["view"]["legal_actions"][0]
+            act = {k: v for k, v in legal.items() if k != "seat"}
+            ws.send_json({"type": "act", "version": frame["version"], "action": act})
+        frame = receive_until(ws, lambda m: m["type"] == "state")
+    return frame
+
+
+def _in_drescher_at_my_turn(frame: dict[str, Any]) -> bool:
+    view = frame["view"]
+    return (
+        frame["phase"] == "playing"
+        and view["deal_type"] == "drescher"
+        and view["to_act"] == 0
+        and bool(view["history"])
+    )
+
+
+def test_a_restart_in_a_closing_round_carries_on_with_it(any_url: str) -> None:
+    settings = make_settings(any_url)
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    with TestClient(create_app(settings)) as client:
+        guest(client)
+        cookies = dict(client.cookies)
+        table = new_table(
+            client,
+            game="cego",
+            profile="titisee",
+            seats=seats,
+            series_length=1,
+            closing_rounds=["drescher"],
+        )
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
+            # Play on into the Drescher round, to a deal already under way.
+            first = receive_until(ws, lambda m: m["type"] == "state")
+            before = _drive(ws, first, _in_drescher_at_my_turn)
+    assert before["deal"]["number"] >= 1
+    # A new server process on the same database: the table is recovered from the log.
+    with TestClient(create_app(settings)) as client:
+        client.cookies.update(cookies)
+        info = client.get(f"/api/tables/{table['id']}").json()["table"]
+        assert info["closing_rounds"] == ["drescher"]
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
+            after = receive_until(ws, lambda m: m["type"] == "state")
+            assert after["version"] == before["version"]
+            assert after["view"]["deal_type"] == "drescher"
+            assert after["view"]["hand"] == before["view"]["hand"]
+            assert after["sheet"]["rows"] == before["sheet"]["rows"]
+            last = _drive(ws, after, lambda m: m["phase"] == "finished")
+        sheet = last["sheet"]
+        assert sheet["counted"] == sheet["length"] == 5
+        assert [r["label"] for r in sheet["rows"]][1:] == ["drescher"] * 4
+        assert [r["dealer"] for r in sheet["rows"]] == [0, 1, 2, 3, 0]
+        deals = client.get(f"/api/tables/{table['id']}/deals").json()["deals"]
+        assert [d["deal_type"] for d in deals] == [None] + ["drescher"] * 4
