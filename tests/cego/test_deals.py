@@ -576,6 +576,9 @@ def test_titisee_pflichtraeuber_vorhand_announces() -> None:
     state = deal(D5, D5_BLIND, dealer=3, profile="titisee", deal_type="pflichtraeuber")
     assert state.contract == "raeuber" and state.announcer == 0 and state.phase == "play"
     assert state.history == []
+    # Everyone sees what kind of deal it is (a Räuber nobody chose).
+    assert state.view(2)["deal_type"] == state.view(None)["deal_type"] == "pflichtraeuber"
+    assert deal(D5, D5_BLIND, dealer=3, profile="titisee").view(0)["deal_type"] is None
 
 
 def test_titisee_drescher_last_trick_loses() -> None:

@@ -95,3 +95,53 @@ def test_the_same_series_keeps_either_game(game: str, seats: int) -> None:
         series.record(DealOutcome(tuple(result["score"]["settlement"]), counts=counts))
     assert series.games_played == seats
     assert series.dealer == series.first_dealer  # every seat dealt once
+
+
+def test_closing_rounds_follow_the_ordinary_games() -> None:
+    rules = SeriesRules(seats=4, games=2, closing=("drescher", "pflichtraeuber"))
+    assert rules.total_games == 10
+    s = Series(rules, first_dealer=3)
+    dealt = []
+    while not s.is_over:
+        args = s.deal_args()
+        dealt.append((args["dealer"], args.get("deal_type")))
+        s.record(DealOutcome(settlement=(1, -1, 1, -1)))
+    # Two ordinary deals, then each seat deals once per round, the rotation going on.
+    assert dealt == [
+        (3, None),
+        (0, None),
+        (1, "drescher"),
+        (2, "drescher"),
+        (3, "drescher"),
+        (0, "drescher"),
+        (1, "pflichtraeuber"),
+        (2, "pflichtraeuber"),
+        (3, "pflichtraeuber"),
+        (0, "pflichtraeuber"),
+    ]
+    assert s.games_played == 10 and s.deal_type is None
+    rows = s.to_json()["rows"]
+    assert [r["deal_type"] for r in rows[1:4]] == [None, "drescher", "drescher"]
+    assert s.to_json()["total_games"] == 10
+
+
+def test_a_closing_deal_that_does_not_count_is_dealt_again_as_the_same_type() -> None:
+    s = Series(SeriesRules(seats=3, games=1, closing=("drescher",)))
+    s.record(DealOutcome(settlement=(0, 0, 0)))
+    assert s.deal_args() == {"dealer": 1, "players": 3, "deal_type": "drescher"}
+    s.record(DealOutcome(settlement=(0, 0, 0), counts=False, redeal=True))
+    assert s.deal_args() == {"dealer": 1, "players": 3, "deal_type": "drescher"}
+    assert s.games_left == 3
+
+
+def test_closing_rounds_play_no_pflicht_solo_and_need_a_fixed_length() -> None:
+    rules = SeriesRules(
+        seats=4, games=1, duty_solos=1, duty_enforcement="forced", closing=("drescher",)
+    )
+    s = Series(rules)
+    assert s.forced_seat() == 1  # the owed solos must fit into the one ordinary game
+    s.record(DealOutcome(settlement=(-3, 9, -3, -3), duty_solo_by=1, forced=True))
+    assert s.forced_seat() is None
+    assert "duty_solo_owed" not in s.deal_args()
+    with pytest.raises(StichwerkError, match="fixed number"):
+        Series(SeriesRules(seats=4, closing=("drescher",)))

@@ -18,9 +18,12 @@ def create_table(
     time_limit: int = 60,
     seats: int | None = None,
     settings: dict[str, str] | None = None,
+    closing: tuple[str, ...] = (),
+    watch: bool = False,
 ) -> str:
     """Play as a guest and open a table from the lobby (with ``settings`` typed into the
-    settings form); returns the table page's URL."""
+    settings form, the ``closing`` rounds added in order, only watching if ``watch``); returns
+    the table page's URL."""
     page.goto(base + "/")
     page.wait_for_selector("#lobby-app .account")
     if page.locator("#guest").count():
@@ -38,6 +41,10 @@ def create_table(
         page.click("#create-table details summary")
         for key, value in settings.items():
             page.fill(f'[data-setting="{key}"]', value)
+    for kind in closing:
+        page.click(f'#closing-rounds [data-add-round="{kind}"]')
+    if watch:
+        page.select_option("#creator-seat", "")
     page.fill("#series", str(series))
     page.fill("#time-limit", str(time_limit))
     page.click("#create")

@@ -195,3 +195,77 @@ def test_a_changed_setting_is_explained_and_shown_at_the_table(
     expect(row.locator("td.changed")).to_have_text("60")
     expect(row.locator("td").first).to_have_attribute("title", meaning)
     page.close()
+
+
+def test_closing_rounds_are_offered_shown_and_played(browser: Browser, server: Server) -> None:
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#lobby-app .account")
+    page.click("#guest")
+    page.select_option("#game", "cego")
+    # Schwarzwald plays no Drescher or Pflichträuber: nothing to add.
+    page.select_option("#profile", "schwarzwald")
+    box = page.locator("#closing-rounds")
+    expect(box.locator("#closing-none")).to_be_visible()
+    assert box.locator("[data-add-round]").count() == 0
+    # Titisee has both by agreement.
+    page.select_option("#profile", "titisee")
+    expect(box.locator("[data-add-round]")).to_have_count(2)
+    box.locator('[data-add-round="drescher"]').click()
+    box.locator('[data-add-round="pflichtraeuber"]').click()
+    expect(box.locator("#closing-list li")).to_have_text(
+        ["Drescher round ✕", "Pflichträuber round ✕"]
+    )
+    # Switching a deal type's setting off takes it off the list and out of the offer.
+    page.click("#create-table details summary")
+    page.uncheck('[data-setting="pflichtraeuber"]')
+    expect(box.locator("#closing-list li")).to_have_count(1)
+    expect(box.locator("[data-add-round]")).to_have_count(1)
+    page.check('[data-setting="pflichtraeuber"]')
+    expect(box.locator("[data-add-round]")).to_have_count(2)
+
+    # A table for two people: while it waits, everyone sees the closing rounds.
+    url = create_table(
+        page,
+        server.url,
+        "cego",
+        profile="titisee",
+        humans=(0, 1),
+        closing=("drescher", "pflichtraeuber"),
+    )
+    text = "Closing rounds: Drescher, Pflichträuber – everyone deals once in each (8 more deals)."
+    expect(page.locator("#waiting-closing")).to_have_text(text)
+    expect(page.locator("#closing")).to_have_text(text)
+    other = browser.new_context(extra_http_headers={"accept-language": "de"}).new_page()
+    open_table(other, url)
+    expect(other.locator("#waiting-closing")).to_have_text(
+        "Schlussrunden: Drescher, Pflichträuber – in jeder gibt jeder einmal (8 Spiele mehr)."
+    )
+    other.goto(server.url + "/")
+    expect(other.locator("#tables-open .closing-note")).to_contain_text(
+        "Schlussrunden: Drescher, Pflichträuber"
+    )
+    other.close()
+
+    # Four computers and one Pflichträuber round, watched: the panel says what the deal is.
+    create_table(
+        page,
+        server.url,
+        "cego",
+        profile="titisee",
+        humans=(),
+        closing=("pflichtraeuber",),
+        watch=True,
+    )
+    kind = page.locator("#info-deal-type")
+    expect(kind).to_contain_text("Pflichträuber – Vorhand must play Räuber", timeout=60_000)
+    expect(page.locator("#game-line")).to_contain_text("Pflichträuber – Computer")
+    page.wait_for_function(
+        "() => document.getElementById('table-app').dataset.phase === 'finished'", timeout=90_000
+    )
+    labels = page.locator("#sheet tbody tr:not(.total) td:nth-child(2)")
+    expect(labels).to_have_count(5)
+    assert labels.all_text_contents()[1:] == ["Pflichträuber"] * 4
+    expect(page.locator("summary", has_text="Score sheet")).to_contain_text("(5/5)")
+    expect(page.locator("#result .subline")).to_contain_text("Pflichträuber")
+    page.close()

@@ -164,6 +164,76 @@ def test_cego_table_checks_seats_and_overrides(client: TestClient) -> None:
     assert bad.status_code == 400
 
 
+CEGO_SEATS = [{"kind": "human"}] + [{"kind": "bot"}] * 3
+
+
+def test_cego_table_with_closing_rounds(client: TestClient) -> None:
+    guest(client)
+    games = client.get("/api/games").json()["games"]
+    assert next(g for g in games if g["name"] == "cego")["deal_types"] == [
+        "drescher",
+        "pflichtraeuber",
+    ]
+    assert next(g for g in games if g["name"] == "doppelkopf")["deal_types"] == []
+    rounds = ["drescher", "pflichtraeuber", "drescher"]
+    table = new_table(
+        client, game="cego", profile="titisee", seats=CEGO_SEATS, closing_rounds=rounds
+    )
+    assert table["closing_rounds"] == rounds
+    stored = client.get(f"/api/tables/{table['id']}").json()["table"]
+    assert stored["closing_rounds"] == rounds and stored["series_length"] == 2
+    # A table override can allow what the profile does not.
+    allowed = new_table(
+        client,
+        game="cego",
+        profile="schwarzwald",
+        seats=CEGO_SEATS,
+        options={"drescher": True},
+        closing_rounds=["drescher"],
+    )
+    assert allowed["closing_rounds"] == ["drescher"]
+    assert new_table(client, game="cego", seats=CEGO_SEATS)["closing_rounds"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        (
+            {"profile": "schwarzwald", "closing_rounds": ["drescher"]},
+            400,
+            "closing rounds: drescher deals are not played under these rules",
+        ),
+        (
+            {"options": {"pflichtraeuber": False}, "closing_rounds": ["pflichtraeuber"]},
+            400,
+            "closing rounds: pflichtraeuber deals are not played under these rules",
+        ),
+        (
+            {"closing_rounds": ["drescher", "ramsch"]},
+            400,
+            "unknown closing round 'ramsch' (known: drescher, pflichtraeuber)",
+        ),
+        (
+            {"game": "doppelkopf", "profile": None, "closing_rounds": ["drescher"]},
+            400,
+            "doppelkopf has no closing rounds (only cego)",
+        ),
+        ({"closing_rounds": ["drescher"] * 11}, 422, "closing_rounds: List should have at most"),
+    ],
+)
+def test_closing_rounds_the_rules_do_not_allow_are_refused(
+    client: TestClient, body: dict[str, Any], status: int, message: str
+) -> None:
+    guest(client)
+    payload: dict[str, Any] = {"game": "cego", "profile": "titisee", "seats": CEGO_SEATS}
+    payload.update(body)
+    r = client.post("/api/tables", json=payload)
+    assert r.status_code == status, r.text
+    assert error_of(r).startswith(message)
+    assert "\n" not in error_of(r)
+    assert client.get("/api/tables").json()["mine"] == []
+
+
 def test_lobby_join_and_invites(client: TestClient) -> None:
     alice = guest(client)
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]

@@ -11,11 +11,13 @@ from tests.server.helpers import ORIGIN, guest, new_table, receive_until
 from tests.server.leaks import DealTruth, cards_in
 
 CASES = [
-    ("cego", "schwarzwald", 4, 4),
-    ("cego", "titisee", 5, 2),
-    ("cego", "zego", 3, 2),
-    ("doppelkopf", "wielandstrasse", 4, 3),
-    ("doppelkopf", "ddv", 5, 2),
+    ("cego", "schwarzwald", 4, 4, []),
+    ("cego", "titisee", 5, 2, []),
+    ("cego", "zego", 3, 2, []),
+    # Closing rounds: a Pflichträuber and a Drescher round after one ordinary deal.
+    ("cego", "titisee", 3, 1, ["pflichtraeuber", "drescher"]),
+    ("doppelkopf", "wielandstrasse", 4, 3, []),
+    ("doppelkopf", "ddv", 5, 2, []),
 ]
 
 
@@ -35,14 +37,21 @@ def check_frames(
     return checked
 
 
-@pytest.mark.parametrize(("game", "profile", "seats", "deals"), CASES)
+@pytest.mark.parametrize(("game", "profile", "seats", "deals", "closing"), CASES)
 def test_no_frame_holds_a_hidden_card(
-    client: TestClient, game: str, profile: str, seats: int, deals: int
+    client: TestClient, game: str, profile: str, seats: int, deals: int, closing: list[str]
 ) -> None:
     rng = random.Random(f"{game}-{profile}-{seats}")
     guest(client)
     seat_specs = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (seats - 1)
-    table = new_table(client, game=game, profile=profile, seats=seat_specs, series_length=deals)
+    table = new_table(
+        client,
+        game=game,
+        profile=profile,
+        seats=seat_specs,
+        series_length=deals,
+        closing_rounds=closing,
+    )
     url = f"/ws/tables/{table['id']}"
     mine: list[dict[str, Any]] = []
     cookies = dict(client.cookies)
@@ -78,7 +87,9 @@ def test_no_frame_holds_a_hidden_card(
     truths = {
         d.id: DealTruth(d.full_record()) for d in repo.deals_of_table(table["id"], with_events=True)
     }
-    assert len(truths) >= deals
+    assert len(truths) >= deals + len(closing) * seats
+    kinds = [d.record.get("deal_type") for d in repo.deals_of_table(table["id"])]
+    assert [k for k in kinds if k is not None] == [k for k in closing for _ in range(seats)]
     checked = check_frames(mine, 0, truths), check_frames(watched, None, truths)
     print(f"{game}/{profile}/{seats}: checked {checked[0]} seat and {checked[1]} spectator frames")
     assert checked[0] > 10 and checked[1] > 10

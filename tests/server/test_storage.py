@@ -11,13 +11,18 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from stichwerk.server.app import create_app
-from stichwerk.storage.db import Database
+from stichwerk.storage.db import MIGRATIONS, Database
 from stichwerk.storage.eventlog import EventWriter
+from stichwerk.storage.models import Base
 from stichwerk.storage.repo import NewEvent, Repo
 from tests.server.helpers import ORIGIN, guest, make_settings, new_table, receive_until
 
@@ -70,9 +75,55 @@ def test_migrations_build_the_schema_once(any_url: str) -> None:
         names = set(inspect(db.read).get_table_names())
         assert {"user_account", "game_table", "table_seat", "deal", "event", "setting"} <= names
         with db.read.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
         uniques = inspect(db.read).get_unique_constraints("event")
         assert any(set(u["column_names"]) == {"deal_id", "seq"} for u in uniques)
+        with db.read.connect() as conn:
+            # The migrations build exactly what the models describe.
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            assert compare_metadata(context, Base.metadata) == []
+    finally:
+        db.dispose()
+
+
+def test_a_table_made_before_closing_rounds_has_none(any_url: str) -> None:
+    db = Database(any_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    try:
+        with db.write.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0001")
+            connection.execute(
+                text(
+                    "INSERT INTO user_account (id, username, is_guest, created_at)"
+                    " VALUES (1, 'Alt', true, CURRENT_TIMESTAMP)"
+                )
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO game_table (id, game, profile, options, seats, series_length,"
+                    " time_limit, public, invite, status, created_by, created_at) VALUES ('old',"
+                    " 'cego', 'titisee', '{}', 4, 8, 60, true, 'x', 'open', 1, CURRENT_TIMESTAMP)"
+                )
+            )
+        db.migrate()
+        repo = Repo(db)
+        old = repo.table("old")
+        assert old is not None and old.closing_rounds == ()
+        new = repo.create_table(
+            game="cego",
+            profile="titisee",
+            options={},
+            seats=[("human", "random")] + [("bot", "random")] * 3,
+            series_length=1,
+            time_limit=60,
+            public=True,
+            created_by=1,
+            creator_seat=0,
+            closing_rounds=("drescher", "pflichtraeuber"),
+        )
+        assert repo.table(new.id).closing_rounds == ("drescher", "pflichtraeuber")  # type: ignore[union-attr]
     finally:
         db.dispose()
 
@@ -170,3 +221,65 @@ def test_a_restart_continues_every_unfinished_game(any_url: str, toy: None, game
             assert end["phase"] in ("between", "finished")
         record = client.get(f"/api/deals/{end['deal']['id']}/record").json()
         assert record["result"] and len(record["actions"]) >= len(before["view"]["history"])
+
+
+def _drive(ws: Any, frame: dict[str, Any], stop: Any) -> dict[str, Any]:
+    """Seat 0 takes its first legal action and moves on between deals until ``stop(frame)``."""
+    while not stop(frame):
+        if frame["phase"] == "between":
+            ws.send_json({"type": "next"})
+        elif frame["phase"] == "playing" and frame["view"]["to_act"] == 0:
+            legal = frame["view"]["legal_actions"][0]
+            act = {k: v for k, v in legal.items() if k != "seat"}
+            ws.send_json({"type": "act", "version": frame["version"], "action": act})
+        frame = receive_until(ws, lambda m: m["type"] == "state")
+    return frame
+
+
+def _in_drescher_at_my_turn(frame: dict[str, Any]) -> bool:
+    view = frame["view"]
+    return (
+        frame["phase"] == "playing"
+        and view["deal_type"] == "drescher"
+        and view["to_act"] == 0
+        and bool(view["history"])
+    )
+
+
+def test_a_restart_in_a_closing_round_carries_on_with_it(any_url: str) -> None:
+    settings = make_settings(any_url)
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    with TestClient(create_app(settings)) as client:
+        guest(client)
+        cookies = dict(client.cookies)
+        table = new_table(
+            client,
+            game="cego",
+            profile="titisee",
+            seats=seats,
+            series_length=1,
+            closing_rounds=["drescher"],
+        )
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
+            # Play on into the Drescher round, to a deal already under way.
+            first = receive_until(ws, lambda m: m["type"] == "state")
+            before = _drive(ws, first, _in_drescher_at_my_turn)
+    assert before["deal"]["number"] >= 1
+    # A new server process on the same database: the table is recovered from the log.
+    with TestClient(create_app(settings)) as client:
+        client.cookies.update(cookies)
+        info = client.get(f"/api/tables/{table['id']}").json()["table"]
+        assert info["closing_rounds"] == ["drescher"]
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
+            after = receive_until(ws, lambda m: m["type"] == "state")
+            assert after["version"] == before["version"]
+            assert after["view"]["deal_type"] == "drescher"
+            assert after["view"]["hand"] == before["view"]["hand"]
+            assert after["sheet"]["rows"] == before["sheet"]["rows"]
+            last = _drive(ws, after, lambda m: m["phase"] == "finished")
+        sheet = last["sheet"]
+        assert sheet["counted"] == sheet["length"] == 5
+        assert [r["label"] for r in sheet["rows"]][1:] == ["drescher"] * 4
+        assert [r["dealer"] for r in sheet["rows"]] == [0, 1, 2, 3, 0]
+        deals = client.get(f"/api/tables/{table['id']}/deals").json()["deals"]
+        assert [d["deal_type"] for d in deals] == [None] + ["drescher"] * 4

@@ -3,7 +3,7 @@
 from typing import Any
 
 from stichwerk.cego.profiles import PROFILES, rules_for, settings_doc
-from stichwerk.cego.record import deal_from_record, new_deal, score_summary
+from stichwerk.cego.record import DEAL_TYPES, deal_from_record, new_deal, score_summary
 from stichwerk.core.state import GameModule
 
 
@@ -23,4 +23,5 @@ GAME = GameModule(
     score_summary=score_summary,
     settings=_settings,
     setting_docs=_setting_docs,
+    deal_types=DEAL_TYPES,
 )

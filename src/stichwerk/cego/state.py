@@ -1243,6 +1243,7 @@ class CegoState:
             "players": self.players,
             "dealer": self.dealer,
             "vorhand": self.vorhand,
+            "deal_type": self.deal_type,
             "seat": seat,
             "phase": self.phase,
             "to_act": self.to_act_seat,

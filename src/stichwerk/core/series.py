@@ -13,7 +13,10 @@ It knows
   ("Vorführung") makes the next player who owes one play it once the owed solos fill the games
   left; a table that fines them takes ``duty_penalty`` per missing solo off the final total;
 - **Bock** rounds (values multiplied for one round after a triggering deal), and the list checks
-  (each row sums to zero and, with plus-minus at a 4-table, all totals stay even or all odd).
+  (each row sums to zero and, with plus-minus at a 4-table, all totals stay even or all odd);
+- **closing rounds** (*Schlussrunden*) after the ordinary games: each names a deal type the game
+  deals on purpose (Cego's Drescher, Pflichträuber), and is one counted game dealt by each seat
+  in turn, the rotation going on as usual.
 
 >>> s = Series(SeriesRules(seats=4, games=4))
 >>> s.deal_args()["dealer"]
@@ -51,11 +54,25 @@ class SeriesRules:
     """Check the even/odd rule after every game (plus-minus lists at a 4-table)."""
     bock: bool = False
     bock_factor: int = 2
+    closing: tuple[str, ...] = ()
+    """Closing rounds after the ``games`` ordinary games, in order: each a deal type for the
+    game's ``new_deal(deal_type=...)``, played as one counted game dealt by each seat."""
 
     @property
     def players(self) -> int:
         """Seats dealt in each deal."""
         return self.seats - 1 if self.dealer_sits else self.seats
+
+    @property
+    def total_games(self) -> int | None:
+        """Counted games in the whole list: the ordinary ones and the closing rounds'.
+
+        >>> SeriesRules(seats=4, games=8, closing=("drescher",)).total_games
+        12
+        """
+        if self.games is None:
+            return None
+        return self.games + len(self.closing) * self.seats
 
 
 @dataclass(frozen=True)
@@ -85,6 +102,8 @@ class SeriesEntry:
     multiplier: int
     written: tuple[Number, ...]
     totals: tuple[Number, ...]
+    deal_type: str | None = None
+    """The closing round's deal type this deal was dealt as (``None``: an ordinary deal)."""
 
 
 @dataclass
@@ -110,6 +129,8 @@ class Series:
             raise StichwerkError(f"a series of {seats} seats needs {seats} player names")
         if not 0 <= self.first_dealer < seats:
             raise StichwerkError(f"the first dealer must be a seat from 0 to {seats - 1}")
+        if self.rules.closing and self.rules.games is None:
+            raise StichwerkError("closing rounds need a list of a fixed number of games")
         self.dealer = self.first_dealer
         self.totals = [0] * seats
         owed = self.duty_owed if self.duty_owed is not None else [self.rules.duty_solos] * seats
@@ -125,9 +146,30 @@ class Series:
 
     @property
     def games_left(self) -> int | None:
-        if self.rules.games is None:
+        """Counted games still to play, closing rounds included (``None``: open-ended)."""
+        total = self.rules.total_games
+        if total is None:
             return None
-        return max(self.rules.games - self.games_played, 0)
+        return max(total - self.games_played, 0)
+
+    @property
+    def deal_type(self) -> str | None:
+        """The deal type of the next deal: a closing round's, or ``None`` for an ordinary deal.
+
+        A deal that does not count is dealt again as the same type.
+
+        >>> s = Series(SeriesRules(seats=3, games=1, closing=("drescher", "pflichtraeuber")))
+        >>> kinds = []
+        >>> while not s.is_over:
+        ...     kinds.append(s.deal_type)
+        ...     _ = s.record(DealOutcome(settlement=(0, 0, 0)))
+        >>> print(*kinds)
+        None drescher drescher drescher pflichtraeuber pflichtraeuber pflichtraeuber
+        """
+        games = self.rules.games
+        if games is None or self.games_played < games or self.is_over:
+            return None
+        return self.rules.closing[(self.games_played - games) // self.rules.seats]
 
     @property
     def is_over(self) -> bool:
@@ -142,6 +184,10 @@ class Series:
         """The seat that must play its Pflicht-Solo in the next deal (Vorführung), if any."""
         left = self.games_left
         if self.rules.duty_enforcement != "forced" or left is None:
+            return None
+        # The owed solos must fit into the ordinary games; closing rounds play no Pflicht-Solo.
+        left -= len(self.rules.closing) * self.rules.seats
+        if left <= 0:
             return None
         missing = sum(self.owed)
         if missing == 0 or missing < left:
@@ -160,10 +206,15 @@ class Series:
 
     def deal_args(self) -> dict[str, Any]:
         """Keyword arguments for the game's ``new_deal``: ``dealer`` and ``players`` (the seats
-        at the table), and with Pflicht-Soli ``duty_solo_owed`` and ``duty_solo_forced``."""
+        at the table), ``deal_type`` in a closing round, and with Pflicht-Soli
+        ``duty_solo_owed`` and ``duty_solo_forced``."""
         if self.is_over:
             raise StichwerkError("the list is complete")
         args: dict[str, Any] = {"dealer": self.dealer, "players": self.rules.seats}
+        deal_type = self.deal_type
+        if deal_type is not None:
+            args["deal_type"] = deal_type
+            return args
         if self.rules.duty_solos:
             args["duty_solo_owed"] = [s for s in range(self.rules.seats) if self.owed[s] > 0]
             forced = self.forced_seat()
@@ -180,6 +231,7 @@ class Series:
         seats = self.rules.seats
         if len(outcome.settlement) != seats:
             raise StichwerkError(f"a settlement needs {seats} numbers, one per seat")
+        deal_type = self.deal_type
         if outcome.duty_solo_by is not None:
             if not 0 <= outcome.duty_solo_by < seats:
                 raise StichwerkError("duty_solo_by must be a seat")
@@ -195,7 +247,9 @@ class Series:
         written = tuple(v * mult for v in outcome.settlement)
         for s in range(seats):
             self.totals[s] += written[s]
-        entry = SeriesEntry(number, self.dealer, outcome, mult, written, tuple(self.totals))
+        entry = SeriesEntry(
+            number, self.dealer, outcome, mult, written, tuple(self.totals), deal_type
+        )
         self.entries.append(entry)
         if outcome.counts and outcome.bock and self.rules.bock:
             rounds = self.rules.players
@@ -240,6 +294,8 @@ class Series:
             "seats": self.rules.seats,
             "players": list(self.players),
             "games": self.rules.games,
+            "closing": list(self.rules.closing),
+            "total_games": self.rules.total_games,
             "games_played": self.games_played,
             "dealer": self.dealer,
             "rows": [
@@ -249,6 +305,7 @@ class Series:
                     "written": list(e.written),
                     "multiplier": e.multiplier,
                     "duty_solo_by": e.outcome.duty_solo_by,
+                    "deal_type": e.deal_type,
                     "totals": list(e.totals),
                 }
                 for e in self.entries

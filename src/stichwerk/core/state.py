@@ -109,3 +109,6 @@ class GameModule:
     """A profile's settings, as JSON (for docs, the UI and tables that override them)."""
     setting_docs: Callable[[], dict[str, str]]
     """Each setting's meaning in a line (the lobby shows it beside the setting)."""
+    deal_types: tuple[str, ...] = ()
+    """Special deals a table may agree to deal (``new_deal(deal_type=...)``), such as Cego's
+    Drescher; each is allowed where the profile's setting of the same name is on."""

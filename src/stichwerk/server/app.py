@@ -24,6 +24,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
+from stichwerk.core.state import GameModule
 from stichwerk.games import game_names, get_game
 from stichwerk.server import auth
 from stichwerk.server.bots import BotRunner, available_bots
@@ -103,6 +104,10 @@ class NewTable(_Body):
     seats: Annotated[list[SeatSpec], Field(min_length=3, max_length=5)]
     creator_seat: Annotated[int, Field(ge=0, le=4)] | None = 0
     series_length: Annotated[int, Field(ge=1, le=200)] = 24
+    """Ordinary deals in the list."""
+    closing_rounds: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=10)] = []
+    """Closing rounds (Schlussrunden) after the ordinary deals, in order: each a deal type the
+    game deals on purpose (Cego: ``drescher``, ``pflichtraeuber``), dealt once by every seat."""
     time_limit: Annotated[int, Field(ge=1, le=3600)] = 60
     public: bool = True
 
@@ -233,6 +238,7 @@ def table_json(table: TableInfo, user: UserInfo | None) -> dict[str, Any]:
         ],
         "free_seats": table.free_seats,
         "series_length": table.series_length,
+        "closing_rounds": list(table.closing_rounds),
         "time_limit": table.time_limit,
         "public": table.public,
         "status": table.status,
@@ -248,6 +254,7 @@ def _deal_row(deal: DealInfo) -> dict[str, Any]:
         "status": deal.status,
         "counts": deal.counts,
         "dealer": deal.record.get("dealer"),
+        "deal_type": deal.record.get("deal_type"),
         "result": deal.result if deal.status == "finished" else None,
     }
 
@@ -278,6 +285,33 @@ def _replay_steps(record_json: str) -> list[dict[str, Any]]:
         state.apply(Action.from_json(raw))
         steps.append(snapshot(raw))
     return steps
+
+
+def _check_closing_rounds(
+    module: GameModule, profile: str, options: dict[str, Any], seats: int, body: NewTable
+) -> tuple[str, ...]:
+    """The table's closing rounds, each a deal type the game has and the table's rules allow
+    (a trial deal of that type asks the engine); else 400 with one line."""
+    closing = tuple(body.closing_rounds)
+    if not closing:
+        return closing
+    if not module.deal_types:
+        with_rounds = [g for g in game_names() if get_game(g).deal_types]
+        raise HTTPException(
+            400, f"{body.game} has no closing rounds (only {', '.join(with_rounds) or 'none'})"
+        )
+    for kind in closing:
+        if kind not in module.deal_types:
+            known = ", ".join(module.deal_types)
+            raise HTTPException(400, f"unknown closing round {kind!r} (known: {known})")
+    for kind in dict.fromkeys(closing):
+        try:
+            module.new_deal(
+                profile=profile, options=options, players=seats, dealer=0, seed=0, deal_type=kind
+            )
+        except StichwerkError as exc:
+            raise HTTPException(400, f"closing rounds: {exc}") from None
+    return closing
 
 
 def api_router() -> APIRouter:
@@ -334,6 +368,8 @@ def api_router() -> APIRouter:
                     "profiles": list(module.profiles),
                     "settings": {p: module.settings(p) for p in module.profiles},
                     "setting_docs": module.setting_docs(),
+                    # Closing rounds a table may add; each needs the setting of its name on.
+                    "deal_types": list(module.deal_types),
                 }
             )
         return {"games": out, "bots": available_bots()}
@@ -363,6 +399,7 @@ def api_router() -> APIRouter:
             )
         # A trial deal checks the seat count and every override the way the engine reads them.
         module.new_deal(profile=profile, options=body.options, players=len(seats), dealer=0, seed=0)
+        closing = _check_closing_rounds(module, profile, body.options, len(seats), body)
         table = await asyncio.to_thread(
             svc.repo.create_table,
             game=body.game,
@@ -374,6 +411,7 @@ def api_router() -> APIRouter:
             public=body.public,
             created_by=user.id,
             creator_seat=body.creator_seat,
+            closing_rounds=closing,
         )
         if not table.free_seats:
             # Nobody to wait for: the actor starts the first deal.

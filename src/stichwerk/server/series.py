@@ -21,10 +21,17 @@ def _hooks(game: str) -> Any:
 
 
 class TableSeries:
-    """``length`` counted deals of ``game`` at ``seats`` seats, with the sheet to show."""
+    """``length`` counted deals of ``game`` at ``seats`` seats, then the ``closing`` rounds
+    (deal types, each dealt once by every seat), with the sheet to show."""
 
     def __init__(
-        self, game: str, profile: str, options: dict[str, Any], seats: int, length: int
+        self,
+        game: str,
+        profile: str,
+        options: dict[str, Any],
+        seats: int,
+        length: int,
+        closing: tuple[str, ...] = (),
     ) -> None:
         self.game = game
         hooks = _hooks(game)
@@ -36,6 +43,7 @@ class TableSeries:
                 rules = replace(rules, games=length, duty_solos=0)
         else:
             rules = SeriesRules(seats=seats, games=length, dealer_sits=seats == 5)
+        rules = replace(rules, closing=tuple(closing))
         self._outcome = getattr(hooks, "series_outcome", None)
         self.series = Series(rules)
         self.labels: list[str] = []
@@ -47,7 +55,8 @@ class TableSeries:
         return self.series.is_over
 
     def deal_args(self) -> dict[str, Any]:
-        """``dealer``, ``players`` and any duty arguments for the game's ``new_deal``."""
+        """``dealer``, ``players``, ``deal_type`` in a closing round, and any duty arguments
+        for the game's ``new_deal``."""
         return self.series.deal_args()
 
     def add(self, number: int, result: dict[str, Any]) -> bool:
@@ -58,7 +67,8 @@ class TableSeries:
             score = result.get("score", {})
             outcome = DealOutcome(settlement=tuple(score.get("settlement", ())))
         entry = self.series.record(outcome)
-        self.labels.append(deal_label(result))
+        # A closing round's deal is named by its type: a Pflichträuber is a Räuber nobody chose.
+        self.labels.append(entry.deal_type or deal_label(result))
         self.numbers.append(number)
         return entry.number is not None
 
@@ -66,7 +76,9 @@ class TableSeries:
         """The score sheet every seat sees (finished deals only: nothing hidden)."""
         s = self.series
         return {
-            "length": s.rules.games,
+            "length": s.rules.total_games,
+            "ordinary": s.rules.games,
+            "closing": list(s.rules.closing),
             "counted": s.games_played,
             "rows": [
                 {
@@ -77,6 +89,7 @@ class TableSeries:
                     "multiplier": entry.multiplier,
                     "settlement": list(entry.written),
                     "label": label,
+                    "deal_type": entry.deal_type,
                 }
                 for number, entry, label in zip(self.numbers, s.entries, self.labels, strict=True)
             ],

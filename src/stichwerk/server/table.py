@@ -151,7 +151,12 @@ class TableActor:
         self.info = info
         self.ctx = ctx
         self.series = TableSeries(
-            info.game, info.profile, info.options, info.seats, info.series_length
+            info.game,
+            info.profile,
+            info.options,
+            info.seats,
+            info.series_length,
+            info.closing_rounds,
         )
         self.state: GameState | None = None
         self.deal_id: int | None = None
@@ -519,6 +524,7 @@ class TableActor:
             "options": info.options,
             "seats": info.seats,
             "series_length": info.series_length,
+            "closing_rounds": list(info.closing_rounds),
             "time_limit": info.time_limit,
             "public": info.public,
         }

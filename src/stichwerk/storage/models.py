@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -72,6 +73,10 @@ class Table(Base):
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     seats: Mapped[int] = mapped_column(Integer)
     series_length: Mapped[int] = mapped_column(Integer)
+    """Ordinary deals in the list."""
+    closing_rounds: Mapped[list[Any]] = mapped_column(default=list, server_default=text("'[]'"))
+    """Closing rounds after the ordinary deals, in order: deal types (Cego: ``drescher``,
+    ``pflichtraeuber``), each one deal dealt by every seat."""
     time_limit: Mapped[int] = mapped_column(Integer)
     """Seconds a person may stay away before a bot plays the seat."""
     public: Mapped[bool] = mapped_column(Boolean, default=True)

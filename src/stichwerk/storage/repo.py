@@ -62,6 +62,8 @@ class TableInfo:
     status: str
     created_by: int
     seat_list: tuple[SeatInfo, ...] = field(default=())
+    closing_rounds: tuple[str, ...] = ()
+    """Closing rounds after the ``series_length`` ordinary deals (deal types, in order)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` holds at this table, if any."""
@@ -183,8 +185,10 @@ class Repo:
         public: bool,
         created_by: int,
         creator_seat: int | None,
+        closing_rounds: tuple[str, ...] = (),
     ) -> TableInfo:
-        """A new table; ``seats`` lists ``(kind, bot)``; the creator sits at ``creator_seat``."""
+        """A new table; ``seats`` lists ``(kind, bot)``; the creator sits at ``creator_seat``;
+        ``closing_rounds`` follow the ``series_length`` ordinary deals."""
         table_id = secrets.token_urlsafe(9)
         with Session(self.db.write) as session, session.begin():
             session.add(
@@ -195,6 +199,7 @@ class Repo:
                     options=options,
                     seats=len(seats),
                     series_length=series_length,
+                    closing_rounds=list(closing_rounds),
                     time_limit=time_limit,
                     public=public,
                     invite=secrets.token_urlsafe(12),
@@ -233,6 +238,7 @@ class Repo:
             status=table.status,
             created_by=table.created_by,
             seat_list=seat_list,
+            closing_rounds=tuple(str(kind) for kind in table.closing_rounds),
         )
 
     def table(self, table_id: str) -> TableInfo | None:

@@ -3,7 +3,7 @@
 
 import { api, el, loadTexts, t, tOr, toast } from "./common.js";
 import { settingName, settingValue } from "./rules.js";
-import { tableTitle } from "./words.js";
+import { closingRoundsText, dealTypeName, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("lobby-app"));
 /** Profile facts a table does not override (the seat count is chosen above). */
@@ -76,6 +76,9 @@ function tableList(title, tables, id) {
         class: "overrides-note", title: overrides.map(([k, v]) => `${settingName(k)}: ${settingValue(v)}`).join("\n"),
         text: ` – ${t("lobby.n_overrides", { n: overrides.length })}: ${overrides.map(([k, v]) => `${settingName(k)} ${settingValue(v)}`).join(", ")}`,
       }) : null,
+      (table.closing_rounds || []).length
+        ? el("span", { class: "closing-note", text: ` – ${t("lobby.closing")}: ${closingRoundsText(table.closing_rounds)}` })
+        : null,
     ]));
   }
   if (!tables.length) list.append(el("li", { class: "note", text: t("lobby.none") }));
@@ -91,6 +94,8 @@ function createPanel() {
   for (const n of [3, 4, 5]) seatCount.append(el("option", { value: n, text: String(n), selected: n === 4 }));
   const seatsBox = el("div", { class: "seats-box" });
   const settingsBox = el("div", { class: "settings-box" });
+  const closingBox = el("div", { class: "closing-box", id: "closing-rounds" });
+  /** The closing rounds chosen so far, in order (deal types). @type {string[]} */ let closing = [];
   const series = el("input", { type: "number", name: "series", id: "series", min: 1, max: 200, value: 24 });
   const limit = el("input", { type: "number", name: "time_limit", id: "time-limit", min: 5, max: 3600, value: 60 });
   const isPublic = el("input", { type: "checkbox", name: "public", id: "public", checked: true });
@@ -121,6 +126,50 @@ function createPanel() {
       ]));
     }
     settingsBox.replaceChildren(el("p", { class: "note", text: t("lobby.options_hint") }), ...rows);
+    drawClosing();
+  }
+  /** The deal types the table's rules allow now: the profile's settings as the form changes them. */
+  function allowedRounds() {
+    const g = catalogue.games.find((/** @type {any} */ x) => x.name === game.value);
+    return (g ? g.deal_types || [] : []).filter((/** @type {string} */ kind) => {
+      const box = /** @type {HTMLInputElement|null} */ (settingsBox.querySelector(`input[data-setting="${kind}"]`));
+      return box ? box.checked : defaults[kind] === true;
+    });
+  }
+  function drawClosing() {
+    const g = catalogue.games.find((/** @type {any} */ x) => x.name === game.value);
+    const kinds = g ? g.deal_types || [] : [];
+    const allowed = allowedRounds();
+    // Only what the rules allow stays on the list.
+    closing = closing.filter((kind) => allowed.includes(kind));
+    if (!kinds.length) {
+      closingBox.replaceChildren();
+      closingBox.hidden = true;
+      return;
+    }
+    closingBox.hidden = false;
+    const list = el("ol", { class: "closing-list", id: "closing-list" });
+    closing.forEach((kind, i) => {
+      list.append(el("li", { "data-round": kind }, [
+        t("lobby.round_of", { name: dealTypeName(kind) }), " ",
+        el("button", {
+          type: "button", class: "remove-round", "aria-label": `${t("lobby.remove_round")}: ${dealTypeName(kind)}`, text: "✕",
+          onclick: () => { closing.splice(i, 1); drawClosing(); },
+        }),
+      ]));
+    });
+    const adders = allowed.map((/** @type {string} */ kind) => el("button", {
+      type: "button", class: "add-round", "data-add-round": kind, title: tOr(`cego.explain.${kind}`, ""),
+      text: `+ ${t("lobby.round_of", { name: dealTypeName(kind) })}`,
+      onclick: () => { closing.push(kind); drawClosing(); },
+    }));
+    closingBox.replaceChildren(
+      el("span", { class: "closing-title", text: t("lobby.closing") }),
+      closing.length ? list : el("span", { class: "note", text: ` ${t("lobby.closing_empty")}` }),
+      adders.length ? el("div", { class: "closing-add" }, adders)
+        : el("p", { class: "note", id: "closing-none", text: t("lobby.closing_none", { kinds: kinds.join(", ") }) }),
+      el("small", { class: "setting-doc", text: t("lobby.closing_hint") }),
+    );
   }
   function drawSeats() {
     const n = Number(seatCount.value);
@@ -139,6 +188,8 @@ function createPanel() {
   }
   game.addEventListener("change", drawProfiles);
   profile.addEventListener("change", drawSettings);
+  // Switching a deal type's setting on or off changes what the closing rounds may hold.
+  settingsBox.addEventListener("change", drawClosing);
   seatCount.addEventListener("change", drawSeats);
   drawProfiles();
   drawSeats();
@@ -172,6 +223,7 @@ function createPanel() {
         game: game.value, profile: profile.value, options, seats,
         creator_seat: mySeat.value === "" ? null : Number(mySeat.value),
         series_length: Number(/** @type {HTMLInputElement} */ (series).value),
+        closing_rounds: closing,
         time_limit: Number(/** @type {HTMLInputElement} */ (limit).value),
         public: /** @type {HTMLInputElement} */ (isPublic).checked,
       });
@@ -189,6 +241,7 @@ function createPanel() {
     seatsBox,
     el("label", {}, [t("lobby.my_seat"), " ", mySeat]),
     el("label", {}, [t("lobby.series"), " ", series]),
+    closingBox,
     el("label", {}, [t("lobby.time_limit"), " ", limit]),
     el("label", {}, [isPublic, " ", t("lobby.public")]),
     el("details", {}, [el("summary", { text: t("lobby.options") }), settingsBox]),

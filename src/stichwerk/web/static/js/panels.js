@@ -7,8 +7,8 @@
 import { el, formatNumber, joinNames, money, signed, t, tOr } from "./common.js";
 import { cardElement } from "./cards.js";
 import {
-  announcementName, contractExplain, contractName, gameTypeExplain, gameTypeName, gameTypeShort, itemName,
-  partyName, phaseName,
+  announcementName, contractExplain, contractName, dealTypeName, gameTypeExplain, gameTypeName, gameTypeShort,
+  itemName, partyName, phaseName,
 } from "./words.js";
 
 /**
@@ -83,7 +83,9 @@ export function gameLine(view, ctx) {
   if (!view || view.result) return "";
   if (view.game === "cego" && view.contract) {
     const who = view.declarer ?? (view.contract === "raeuber" ? view.announcer : null);
-    return contractName(view.contract) + (who !== null && who !== undefined ? ` – ${ctx.name(who)}` : "");
+    // A closing round's deal goes by its own name: a Pflichträuber is a Räuber nobody chose.
+    const name = view.deal_type ? dealTypeName(view.deal_type) : contractName(view.contract);
+    return name + (who !== null && who !== undefined ? ` – ${ctx.name(who)}` : "");
   }
   if (view.game === "doppelkopf" && !["reservations", "declarations"].includes(view.phase) && view.game_type) {
     const name = gameTypeShort(view.game_type);
@@ -115,14 +117,24 @@ export function gamePanel(view, ctx, opts = {}) {
 function cegoRows(view, ctx) {
   const rows = [];
   const bidding = ["solo", "gegensolo", "special", "auction", "raeuber"].includes(view.phase);
+  if (view.deal_type) {
+    // A closing round's deal, dealt as such: no bidding, everyone plays for himself.
+    const kind = view.deal_type;
+    rows.push(row(t("cego.closing_round"), el("span", { class: "deal-type" }, [
+      el("strong", { text: dealTypeName(kind) }), ` – ${tOr(`cego.explain.${kind}`, "")}`,
+    ]), { id: "info-deal-type" }));
+  }
   if (view.contract) {
     const contract = view.contract;
-    rows.push(row(t("table.contract"), contractWithValue(view, contract), { id: "info-contract", title: contractExplain(contract) }));
+    if (contract !== view.deal_type) {
+      rows.push(row(t("table.contract"), contractWithValue(view, contract), { id: "info-contract", title: contractExplain(contract) }));
+    }
     if (view.declarer !== null && view.declarer !== undefined) {
       rows.push(row(t("cego.declarer"), ctx.name(view.declarer), { id: "info-declarer" }));
     }
     if (contract === "raeuber" && view.announcer !== null && view.announcer !== undefined) {
-      rows.push(row(contractName("raeuber"), t("cego.raeuber_by", { name: ctx.name(view.announcer) })));
+      const said = view.deal_type === "pflichtraeuber" ? "cego.pflicht_by" : "cego.raeuber_by";
+      rows.push(row(contractName("raeuber"), t(said, { name: ctx.name(view.announcer) })));
     }
   }
   if (bidding) {
@@ -310,7 +322,7 @@ function settlementTable(ctx, settlement, columns, cents = null) {
  */
 export function resultCard(view, ctx) {
   const result = view.result;
-  const parts = result.game === "cego" || view.game === "cego" ? cegoResult(result, ctx) : view.game === "doppelkopf" ? dokoResult(view, result, ctx) : genericResult(result, ctx);
+  const parts = result.game === "cego" || view.game === "cego" ? cegoResult(result, ctx, view.deal_type) : view.game === "doppelkopf" ? dokoResult(view, result, ctx) : genericResult(result, ctx);
   return el("div", { class: "result-card", id: "result" }, parts);
 }
 
@@ -350,15 +362,15 @@ function cegoHeadline(r, ctx) {
   return text;
 }
 
-/** @param {any} r @param {Ctx} ctx */
-function cegoResult(r, ctx) {
+/** @param {any} r @param {Ctx} ctx @param {string|null} [dealType] a closing round's deal type */
+function cegoResult(r, ctx, dealType = null) {
   const s = r.score || {};
   const settlement = s.settlement || [];
   const head = el("h3", { class: "headline", id: "result-headline", text: cegoHeadline(r, ctx) });
-  const bits = [contractName(r.contract)];
+  const bits = [dealType ? dealTypeName(dealType) : contractName(r.contract)];
   if (!["raeuber", "drescher"].includes(r.contract) && typeof r.value === "number") bits.push(t("cego.value", { n: r.value }));
   if (r.gegensolo) bits.push(t("cego.gegensolo"));
-  const explain = contractExplain(r.contract);
+  const explain = contractExplain(dealType || r.contract);
   const sub = el("p", { class: "subline" }, [el("strong", { text: bits.join(" · ") }), explain ? ` – ${explain}` : ""]);
   const dl = el("dl", { class: "kv result-facts" });
   const cp = r.card_points || {};
@@ -392,7 +404,8 @@ function cegoResult(r, ctx) {
   }
   if (r.contract === "raeuber" && r.announcer !== null && r.announcer !== undefined) {
     const double = (s.losers || []).includes(r.announcer) ? ` ${t("cego_res.announcer_double")}` : "";
-    dl.append(...row(contractName("raeuber"), t("cego.raeuber_by", { name: ctx.name(r.announcer) }) + double));
+    const said = dealType === "pflichtraeuber" ? "cego.pflicht_by" : "cego.raeuber_by";
+    dl.append(...row(contractName("raeuber"), t(said, { name: ctx.name(r.announcer) }) + double));
   }
   if (r.aufgedeckt && (r.aufgedeckt.schinder || []).length) {
     dl.append(...row(t("cego_res.schinder_line"), joinNames(r.aufgedeckt.schinder.map(ctx.name))));

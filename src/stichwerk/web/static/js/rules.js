@@ -3,6 +3,7 @@
 // beside the profile's own value.
 
 import { el, t, tOr } from "./common.js";
+import { closingRoundsText } from "./words.js";
 
 /**
  * A setting's value as a person reads it.
@@ -52,4 +53,20 @@ export function overridesView(table, defaults, id, docs = {}) {
     body,
   ])]));
   return box;
+}
+
+/**
+ * The closing rounds after the list's deals, in a line (``null`` when the table has none):
+ * "Schlussrunden: Drescher, Pflichträuber – jeder gibt je Runde einmal (8 Spiele mehr)."
+ * @param {{seats: number|any[], closing_rounds?: string[]}} table
+ * @param {string} id
+ */
+export function closingView(table, id) {
+  const rounds = table.closing_rounds || [];
+  if (!rounds.length) return null;
+  const seats = Array.isArray(table.seats) ? table.seats.length : table.seats;
+  return el("p", {
+    class: "closing-rounds", id, "data-rounds": rounds.join(" "),
+    text: t("table.closing", { rounds: closingRoundsText(rounds), n: rounds.length * seats }),
+  });
 }

@@ -7,7 +7,7 @@
 import { actLabel, actTitle, api, cardName, el, joinNames, loadTexts, t, toast } from "./common.js";
 import { cardBack, cardElement } from "./cards.js";
 import { dealtHands, gameLine, gamePanel, laidOutBeside, neverWinsBadge, ownBlind, resultCard } from "./panels.js";
-import { overridesView } from "./rules.js";
+import { closingView, overridesView } from "./rules.js";
 import { sheetLabel, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("table-app"));
@@ -219,6 +219,7 @@ function waitingPanel() {
   }
   // Everyone sees the table's rules before the first deal, overrides first.
   children.push(overridesView(info, profileDefaults, "waiting-rules", settingDocs));
+  children.push(closingView(info, "waiting-closing"));
   if (mySeat === null) {
     const free = frame.seats.filter((/** @type {any} */ s) => s.kind === "human" && !s.taken);
     const mayJoin = info.public || invite;
@@ -488,11 +489,13 @@ function sheetPanel() {
 }
 
 function rulesPanel() {
-  const hasOverrides = Object.keys(info.options || {}).length > 0;
-  // Open while people gather, and through the first deal when the table changes the rules.
-  const openByDefault = frame.phase === "waiting" || (hasOverrides && (!frame.deal || frame.deal.number === 0));
+  const special = Object.keys(info.options || {}).length > 0 || (info.closing_rounds || []).length > 0;
+  // Open while people gather, and through the first deal when the table changes the rules or
+  // closes its list with special rounds.
+  const openByDefault = frame.phase === "waiting" || (special && (!frame.deal || frame.deal.number === 0));
   return collapsible("rules-panel", openByDefault, t("table.settings"), [
     el("p", {}, [`${t("lobby.series")}: ${info.series_length} · ${t("lobby.time_limit")}: ${info.time_limit}`]),
+    closingView(info, "closing"),
     overridesView(info, profileDefaults, "rules", settingDocs),
   ]);
 }

@@ -21,6 +21,16 @@ export function contractExplain(contract) {
   return typeof text === "string" ? text : undefined;
 }
 
+/** A closing round's deal type: "Drescher", "Pflichträuber". @param {string} type */
+export function dealTypeName(type) {
+  return tOr(`cego.contract.${type}`, type);
+}
+
+/** The closing rounds in a line: "Drescher, Pflichträuber". @param {string[]} rounds */
+export function closingRoundsText(rounds) {
+  return rounds.map(dealTypeName).join(", ");
+}
+
 /** A Doppelkopf game type's name: "Damen-Solo". @param {string} type */
 export function gameTypeName(type) {
   return tOr(`doko.game_type.${type}`, type);
