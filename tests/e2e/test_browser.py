@@ -117,7 +117,30 @@ def test_phone_screen(browser: Browser, server: Server) -> None:
     )
     drive([page], random.Random(6))
     expect(page.locator("#result")).to_be_visible()
-    # The result card and the score sheet fit as well (the sheet scrolls inside its box).
+    # The result card and the score sheet fit as well: the sheet without scrolling sideways.
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, "the result fits the phone's width"
+    sheet_overflow = page.evaluate(
+        "(() => { const t = document.querySelector('#sheet');"
+        " return t.scrollWidth - t.parentElement.clientWidth; })()"
+    )
+    assert sheet_overflow <= 0, "the score sheet fits the phone's width"
+    context.close()
+
+
+def test_a_five_seat_sheet_fits_a_small_phone(browser: Browser, server: Server) -> None:
+    context = browser.new_context(
+        viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    create_table(page, server.url, "cego", seats=5)
+    page.wait_for_selector("#sheet")
+    # Computers get short column names on a phone; the full name stays the tooltip.
+    expect(page.locator("#sheet th .name-short").nth(2)).to_have_text("C3")
+    expect(page.locator("#sheet th").nth(4)).to_have_attribute("title", "Computer 3")
+    sheet_overflow = page.evaluate(
+        "(() => { const t = document.querySelector('#sheet');"
+        " return t.scrollWidth - t.parentElement.clientWidth; })()"
+    )
+    assert sheet_overflow <= 0, "five columns of names fit a 360 px screen"
     context.close()

@@ -462,18 +462,29 @@ function shortName(name) {
   return name.length > 10 ? name.slice(0, 9) + "…" : name;
 }
 
+/** The sheet's column name on a phone: "C2" for a computer, a person's name cut to five letters. @param {number} seat */
+function compactName(seat) {
+  const entry = frame && frame.seats[seat];
+  if (entry && entry.kind === "bot") return `${t("lobby.bot").slice(0, 1)}${seat + 1}`;
+  const name = plainName(seat);
+  return name.length > 6 ? name.slice(0, 5) + "…" : name;
+}
+
 function sheetPanel() {
   const sheet = frame.sheet;
   const head = el("tr", {}, [el("th", { text: "#" }), el("th", { text: "" }),
     ...frame.seats.map((/** @type {any} */ s) => el("th", {
-      class: "num" + (s.seat === mySeat ? " me" : ""), title: plainName(s.seat), text: shortName(plainName(s.seat)),
-    }))]);
+      class: "num" + (s.seat === mySeat ? " me" : ""), title: plainName(s.seat),
+    }, [
+      el("span", { class: "name-long", text: shortName(plainName(s.seat)) }),
+      el("span", { class: "name-short", text: compactName(s.seat) }),
+    ]))]);
   const body = el("tbody");
   for (const row of sheet.rows) {
     const label = sheetLabel(info.game, row.label);
     body.append(el("tr", { class: row.counts ? "" : "void", title: row.counts ? undefined : t("table.not_counted") }, [
       el("td", { text: row.game_no === null ? "–" : String(row.game_no) }),
-      el("td", { text: label + (row.multiplier > 1 ? ` ×${row.multiplier}` : "") }),
+      el("td", { class: "label", text: label + (row.multiplier > 1 ? ` ×${row.multiplier}` : "") }),
       ...row.settlement.map((/** @type {number} */ v, /** @type {number} */ s) => el("td", {
         class: "num" + (v > 0 ? " plus" : v < 0 ? " minus" : "") + (s === mySeat ? " me" : ""), text: String(v),
       })),
