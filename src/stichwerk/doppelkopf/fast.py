@@ -19,9 +19,9 @@ from stichwerk.doppelkopf.scoring import PARTIES, Announced, DealFacts
 from stichwerk.doppelkopf.trumps import (
     SCHEME_OF_GAME,
     TRUMP,
-    TRUMP_SUIT,
     Order,
     order_for,
+    sau_cards,
     winner_of,
 )
 
@@ -324,19 +324,7 @@ class FastPlay:
 
     def sau_codes(self) -> tuple[int, int] | None:
         """The (ace, nine-or-king) codes of the trump suit when this game type has a Sau."""
-        p = self.profile
-        if not p.sau:
-            return None
-        gt = self.game_type
-        if gt == "armut" and not p.sau_in_armut:
-            return None
-        if gt.startswith("solo-") and gt[5:] not in p.sau_in_solo:
-            return None
-        scheme = SCHEME_OF_GAME[gt]
-        if scheme not in TRUMP_SUIT:
-            return None
-        suit = TRUMP_SUIT[scheme]
-        return suit * 6, suit * 6 + (5 if p.with_nines else 2)
+        return sau_cards(self.profile, self.game_type)
 
     def sau_allowed(self, seat: int) -> bool:
         """Whether ``seat`` may say ``sau`` now (the engine's rule)."""

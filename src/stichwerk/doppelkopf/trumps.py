@@ -148,6 +148,22 @@ def _build(scheme: str, profile: Profile, sau: bool, supersau: bool) -> Order:
     )
 
 
+def sau_cards(profile: Profile, game_type: str) -> tuple[int, int] | None:
+    """The (ace, nine-or-king) codes of the trump suit when ``game_type`` has a Sau under
+    ``profile``, else ``None``."""
+    if not profile.sau:
+        return None
+    if game_type == "armut" and not profile.sau_in_armut:
+        return None
+    if game_type.startswith("solo-") and game_type[5:] not in profile.sau_in_solo:
+        return None
+    scheme = SCHEME_OF_GAME[game_type]
+    if scheme not in TRUMP_SUIT:
+        return None
+    suit = TRUMP_SUIT[scheme]
+    return suit * 6, suit * 6 + (5 if profile.with_nines else 2)
+
+
 def winner_of(cards: list[int], order: Order, last: bool) -> int:
     """The index in ``cards`` (card ids, in the order played) of the card that wins the trick."""
     cls = order.cls
