@@ -362,9 +362,11 @@ def rules_for(profile: object, options: object = None) -> Rules:
     return PROFILES[profile].with_options(options)
 
 
-def settings_doc() -> list[tuple[str, str]]:
-    """(setting, meaning) for every setting, in declaration order."""
-    return [(f.name, str(f.metadata["doc"])) for f in fields(Rules) if f.name != "name"]
+def settings_doc(lang: str = "en") -> list[tuple[str, str]]:
+    """(setting, meaning) for every setting, in declaration order; the meaning in German for
+    ``lang`` "de", else in English."""
+    key = "doc_de" if lang == "de" else "doc"
+    return [(f.name, str(f.metadata[key])) for f in fields(Rules) if f.name != "name"]
 
 
 def settings_table() -> str:

@@ -916,9 +916,16 @@ def settings(name: str) -> dict[str, Any]:
 
 
 def setting_docs() -> list[dict[str, str]]:
-    """Each setting with its meaning and each profile's reading (for the rules docs)."""
+    """Each setting with its meaning (``doc``, in German ``doc_de``) and each profile's reading
+    (for the rules docs and the UI)."""
     return [
-        {"name": name, "doc": s["doc"], "wielandstrasse": s["wielandstrasse"], "ddv": s["ddv"]}
+        {
+            "name": name,
+            "doc": s["doc"],
+            "doc_de": s["doc_de"],
+            "wielandstrasse": s["wielandstrasse"],
+            "ddv": s["ddv"],
+        }
         for name, s in _SPECS.items()
     ]
 
