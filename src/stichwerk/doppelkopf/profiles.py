@@ -628,7 +628,8 @@ class Profile:
         "Not stated: no (A9, A11).",
         "n/a.",
         de=(
-            "Neu gegeben (Neu Geben, Schmeißen, Armut, die keiner nimmt) zählt als Spiel der Liste."
+            "Ein neu gegebenes Spiel (Neu Geben, Schmeißen, Armut, die keiner nimmt) zählt als "
+            "Spiel der Liste."
         ),
     )
     games_per_list: int = _f(
