@@ -178,15 +178,20 @@ def test_a_changed_setting_is_explained_and_shown_at_the_table(
 ) -> None:
     page = browser.new_page()
     meaning = "What the Drescher loser pays every other seat."
-    page.goto(server.url + "/")
-    page.wait_for_selector("#lobby-app .account")
-    if page.locator("#guest").count():
-        page.click("#guest")
-    page.select_option("#game", "cego")
-    page.select_option("#profile", "titisee")
-    page.click("#create-table details summary")
-    setting = page.locator('label.setting:has([data-setting="drescher_value"])')
-    expect(setting.locator(".setting-doc")).to_have_text(meaning)
+    german = "Was der Verlierer im Drescher jedem anderen zahlt."
+
+    def lobby_meaning() -> Any:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#lobby-app .account")
+        if page.locator("#guest").count():
+            page.click("#guest")
+        page.select_option("#game", "cego")
+        page.select_option("#profile", "titisee")
+        page.click("#create-table details summary")
+        setting = page.locator('label.setting:has([data-setting="drescher_value"])')
+        return setting.locator(".setting-doc")
+
+    expect(lobby_meaning()).to_have_text(meaning)
     url = create_table(
         page, server.url, "cego", profile="titisee", settings={"drescher_value": "60"}
     )
@@ -194,6 +199,12 @@ def test_a_changed_setting_is_explained_and_shown_at_the_table(
     row = page.locator('#rules tr[data-setting="drescher_value"]')
     expect(row.locator("td.changed")).to_have_text("60")
     expect(row.locator("td").first).to_have_attribute("title", meaning)
+    # Switched to German, the table and the lobby explain the setting in German.
+    page.click("a[hreflang=de]")
+    page.wait_for_selector("#table-app[data-version]")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(row.locator("td").first).to_have_attribute("title", german)
+    expect(lobby_meaning()).to_have_text(german)
     page.close()
 
 

@@ -107,12 +107,15 @@ def test_games_lists_engines_profiles_settings_and_bots(client: TestClient) -> N
     assert cego["profiles"][0] == "schwarzwald"
     assert "ladder" in cego["settings"]["schwarzwald"]
     assert "random" in data["bots"]
-    drescher = cego["setting_docs"]["drescher_value"]
-    assert drescher == "What the Drescher loser pays every other seat."
+    docs = cego["setting_docs"]
+    assert docs["en"]["drescher_value"] == "What the Drescher loser pays every other seat."
+    assert docs["de"]["drescher_value"] == "Was der Verlierer im Drescher jedem anderen zahlt."
     for game in data["games"]:
+        assert set(game["setting_docs"]) == {"de", "en"}, game["name"]
         for values in game["settings"].values():
-            # Every setting the lobby offers comes with its meaning.
-            assert set(values) - {"name"} <= set(game["setting_docs"]), game["name"]
+            # Every setting the lobby offers comes with its meaning, in each language.
+            for lang in ("de", "en"):
+                assert set(values) - {"name"} <= set(game["setting_docs"][lang]), game["name"]
 
 
 def test_create_table_needs_a_user(client: TestClient) -> None:

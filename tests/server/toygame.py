@@ -217,5 +217,7 @@ GAME = GameModule(
     deal_from_record=deal_from_record,
     score_summary=lambda summary: {},
     settings=lambda profile: {"cards_each": 4},
-    setting_docs=lambda: {"cards_each": "Cards dealt to each seat."},
+    setting_docs=lambda lang: {
+        "cards_each": "Karten für jeden Platz." if lang == "de" else "Cards dealt to each seat."
+    },
 )

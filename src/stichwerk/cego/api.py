@@ -11,8 +11,8 @@ def _settings(profile: str) -> dict[str, Any]:
     return rules_for(profile).settings()
 
 
-def _setting_docs() -> dict[str, str]:
-    return dict(settings_doc())
+def _setting_docs(lang: str) -> dict[str, str]:
+    return dict(settings_doc(lang))
 
 
 GAME = GameModule(

@@ -14,65 +14,193 @@ FULL_LADDER = ("cego", "halbe", "eine", "leere", "zwei-leere", "zwei-verschieden
 """Every ladder contract, lowest first. A profile's ladder is this list or a part of it."""
 
 
-def _s(doc: str) -> Any:
-    return field(metadata={"doc": doc})
+def _s(doc: str, *, de: str) -> Any:
+    """A settings field: its meaning in English and in German (``doc_de``)."""
+    return field(metadata={"doc": doc, "doc_de": de})
 
 
 @dataclass(frozen=True)
 class Rules:
     """Every setting of a Cego table. Values are the ``schwarzwald`` profile's."""
 
-    name: str = _s("Profile name the settings started from.")
-    players: int = _s("Players a table of this profile seats by default (5: the dealer sits out).")
-    allowed_players: tuple[int, ...] = _s("Table sizes allowed (5 = four dealt in, dealer sits).")
-    ladder: tuple[str, ...] = _s("The auction's contracts, lowest first; value = position.")
+    name: str = _s(
+        "Profile name the settings started from.",
+        de="Das Profil, von dem die Einstellungen ausgehen.",
+    )
+    players: int = _s(
+        "Players a table of this profile seats by default (5: the dealer sits out).",
+        de="So viele Spieler hat ein Tisch dieses Profils von sich aus (5: der Geber setzt aus).",
+    )
+    allowed_players: tuple[int, ...] = _s(
+        "Table sizes allowed (5 = four dealt in, dealer sits).",
+        de="Erlaubte Tischgrößen (5 = vier spielen, der Geber setzt aus).",
+    )
+    ladder: tuple[str, ...] = _s(
+        "The auction's contracts, lowest first; value = position.",
+        de="Die Spiele der Steigerung, das niedrigste zuerst; Wert = Platz in der Reihe.",
+    )
     counting: str = _s(
         "'pairs': two-card count in exact half points, 79 in all, 40 wins; "
-        "'triples': three-card count, 70 in all, 36 wins."
+        "'triples': three-card count, 70 in all, 36 wins.",
+        de=(
+            "'pairs': zu zweien gezählt, in genauen halben Punkten, 79 im Ganzen, "
+            "40 gewinnt; 'triples': zu dreien gezählt, 70 im Ganzen, 36 gewinnt."
+        ),
     )
-    solo: bool = _s("Solo (own hand, blind untouched, counts for the soloist) may be announced.")
-    ulti: bool = _s("Ulti (last trick won with the Geiß) may be announced in the Solo round.")
-    soli_ulti: bool = _s("Soli-Ulti (Solo and Ulti at once, scored as two games) exists.")
-    gegensolo: bool = _s("A standing Solo may be answered with Gegensolo (then an auction).")
-    gegensolo_raise: int = _s("How much Gegensolo adds to the auction contract's value.")
-    soloist_bids_after_gegensolo: bool = _s("The soloist may join the auction after Gegensolo.")
-    piccolo: bool = _s("Piccolo (exactly one trick) may be announced in the special round.")
-    bettel: bool = _s("Bettel (no trick) may be announced in the special round.")
-    raeuber: bool = _s("Vorhand may announce Räuber when everybody says gut to his forced Cego.")
+    solo: bool = _s(
+        "Solo (own hand, blind untouched, counts for the soloist) may be announced.",
+        de=(
+            "Solo (mit dem eigenen Blatt, der Blinde bleibt liegen und zählt für "
+            "den Solisten) darf angesagt werden."
+        ),
+    )
+    ulti: bool = _s(
+        "Ulti (last trick won with the Geiß) may be announced in the Solo round.",
+        de="Ulti (letzter Stich mit der Geiß gemacht) darf in der Solorunde angesagt werden.",
+    )
+    soli_ulti: bool = _s(
+        "Soli-Ulti (Solo and Ulti at once, scored as two games) exists.",
+        de="Soli-Ulti (Solo und Ulti zugleich, als zwei Spiele gewertet) gibt es.",
+    )
+    gegensolo: bool = _s(
+        "A standing Solo may be answered with Gegensolo (then an auction).",
+        de="Gegen ein stehendes Solo darf Gegensolo gesagt werden (dann wird gesteigert).",
+    )
+    gegensolo_raise: int = _s(
+        "How much Gegensolo adds to the auction contract's value.",
+        de="Um so viel erhöht Gegensolo den Wert des ersteigerten Spiels.",
+    )
+    soloist_bids_after_gegensolo: bool = _s(
+        "The soloist may join the auction after Gegensolo.",
+        de="Nach einem Gegensolo darf der Solist mitsteigern.",
+    )
+    piccolo: bool = _s(
+        "Piccolo (exactly one trick) may be announced in the special round.",
+        de="Piccolo (genau ein Stich) darf in der Sonderrunde angesagt werden.",
+    )
+    bettel: bool = _s(
+        "Bettel (no trick) may be announced in the special round.",
+        de="Bettel (kein Stich) darf in der Sonderrunde angesagt werden.",
+    )
+    raeuber: bool = _s(
+        "Vorhand may announce Räuber when everybody says gut to his forced Cego.",
+        de="Vorhand darf Räuber ansagen, wenn alle zu ihrem Pflicht-Cego gut sagen.",
+    )
     raeuber_nach_regeln: bool = _s(
-        "Räuber nach Regeln: T22 must fall in trick 1, T21 in 2, T1 in 3."
+        "Räuber nach Regeln: T22 must fall in trick 1, T21 in 2, T1 in 3.",
+        de=(
+            "Räuber nach Regeln: der Gstieß (T22) muss im 1. Stich fallen, der Mund"
+            " (T21) im 2., die Geiß (T1) im 3."
+        ),
     )
-    jungfrau: int = _s("In Räuber a seat without a trick receives this from every other (0: off).")
-    raeuber_value: int = _s("What the Räuber loser pays every other seat.")
-    raeuber_announcer_factor: int = _s("The announcer pays this many times over when he loses.")
-    drescher: bool = _s("Drescher deals (taker of the last trick loses) may be agreed.")
-    drescher_value: int = _s("What the Drescher loser pays every other seat.")
-    pflichtraeuber: bool = _s("Pflichträuber deals (Vorhand must announce Räuber) may be agreed.")
-    ulti_value: int = _s("Written score of Ulti, won or lost.")
-    piccolo_value: int = _s("Written score of Piccolo, won or lost.")
-    bettel_value: int = _s("Written score of Bettel, won or lost.")
-    solo_value: int = _s("Game value of a Solo.")
-    solo_win_factor: int = _s("A won Solo's written score is multiplied by this after rounding.")
-    berg: int = _s("Berg: a side without a trick scores value × this against it.")
-    fach: int = _s("Points in one Fach.")
-    round_to: int = _s("Written scores are rounded up to a multiple of this.")
+    jungfrau: int = _s(
+        "In Räuber a seat without a trick receives this from every other (0: off).",
+        de=(
+            "Jungfrau: wer im Räuber keinen Stich macht, bekommt so viel von jedem "
+            "anderen (0: aus)."
+        ),
+    )
+    raeuber_value: int = _s(
+        "What the Räuber loser pays every other seat.",
+        de="Was der Verlierer im Räuber jedem anderen zahlt.",
+    )
+    raeuber_announcer_factor: int = _s(
+        "The announcer pays this many times over when he loses.",
+        de="Verliert der Ansager, zahlt er so viele Male.",
+    )
+    drescher: bool = _s(
+        "Drescher deals (taker of the last trick loses) may be agreed.",
+        de="Drescher-Spiele (wer den letzten Stich macht, verliert) dürfen ausgemacht werden.",
+    )
+    drescher_value: int = _s(
+        "What the Drescher loser pays every other seat.",
+        de="Was der Verlierer im Drescher jedem anderen zahlt.",
+    )
+    pflichtraeuber: bool = _s(
+        "Pflichträuber deals (Vorhand must announce Räuber) may be agreed.",
+        de="Pflichträuber-Spiele (Vorhand muss Räuber ansagen) dürfen ausgemacht werden.",
+    )
+    ulti_value: int = _s(
+        "Written score of Ulti, won or lost.",
+        de="So viel schreibt ein Ulti, gewonnen oder verloren.",
+    )
+    piccolo_value: int = _s(
+        "Written score of Piccolo, won or lost.",
+        de="So viel schreibt ein Piccolo, gewonnen oder verloren.",
+    )
+    bettel_value: int = _s(
+        "Written score of Bettel, won or lost.",
+        de="So viel schreibt ein Bettel, gewonnen oder verloren.",
+    )
+    solo_value: int = _s("Game value of a Solo.", de="Spielwert eines Solos.")
+    solo_win_factor: int = _s(
+        "A won Solo's written score is multiplied by this after rounding.",
+        de="Ein gewonnenes Solo wird nach dem Aufrunden mit dieser Zahl malgenommen.",
+    )
+    berg: int = _s(
+        "Berg: a side without a trick scores value × this against it.",
+        de="Berg: eine Seite ohne Stich bekommt Wert × diese Zahl gegen sich geschrieben.",
+    )
+    fach: int = _s("Points in one Fach.", de="Punkte in einem Fach.")
+    round_to: int = _s(
+        "Written scores are rounded up to a multiple of this.",
+        de="Geschrieben wird auf ein Vielfaches dieser Zahl aufgerundet.",
+    )
     shown_leere_ordinary: bool = _s(
-        "Laid-out Leere are ordinary hand cards (may win, need not be led first)."
+        "Laid-out Leere are ordinary hand cards (may win, need not be led first).",
+        de=(
+            "Aufgelegte Leere sind gewöhnliche Handkarten (dürfen stechen, müssen "
+            "nicht zuerst ausgespielt werden)."
+        ),
     )
-    picture_for_leere: bool = _s("Sonderregel: without a Leere a picture card may be laid out.")
+    picture_for_leere: bool = _s(
+        "Sonderregel: without a Leere a picture card may be laid out.",
+        de="Sonderregel: ohne Leere darf ein Bild aufgelegt werden.",
+    )
     withdraw_leere: bool = _s(
         "Sonderregel: after taking the blind a laid-out Leere may be swapped for a higher card "
-        "of its suit found in the blind."
+        "of its suit found in the blind.",
+        de=(
+            "Sonderregel: nach dem Aufnehmen des Blinden darf eine aufgelegte Leere"
+            " gegen eine höhere Karte ihrer Farbe aus dem Blinden getauscht werden."
+        ),
     )
-    forced_press_shown: tuple[str, ...] = _s("Contracts whose forced press is shown before play.")
-    pflichtsolo: bool = _s("Pflichtsolo hands must announce Solo; the declarer may aufdecken.")
-    pflichtsolo_trumps: int = _s("Trumps (four dealt in) that always make a Pflichtsolo.")
-    pflichtsolo_short_trumps: int = _s("Trumps (four dealt in) that make one with the next two.")
-    pflichtsolo_high_from: int = _s("Trumps from this number up count as 'above 17'.")
-    pflichtsolo_high_count: int = _s("How many of those the shorter Pflichtsolo needs.")
-    pflichtsolo_max_suits: int = _s("At most this many colours in the shorter Pflichtsolo hand.")
-    stop_when_decided: bool = _s("Piccolo, Bettel and Ulti end as soon as their outcome is known.")
-    stake: str = _s("Money: 'ganze' (1 cent a point), 'halbe' (½ cent) or '' (points only).")
+    forced_press_shown: tuple[str, ...] = _s(
+        "Contracts whose forced press is shown before play.",
+        de="Spiele, deren zwangsweise gedrückte Karte vor dem Ausspielen gezeigt wird.",
+    )
+    pflichtsolo: bool = _s(
+        "Pflichtsolo hands must announce Solo; the declarer may aufdecken.",
+        de="Wer ein Pflichtsolo hat, muss Solo ansagen; der Spieler darf aufdecken lassen.",
+    )
+    pflichtsolo_trumps: int = _s(
+        "Trumps (four dealt in) that always make a Pflichtsolo.",
+        de="So viele Trümpfe (bei vier Spielern) sind immer ein Pflichtsolo.",
+    )
+    pflichtsolo_short_trumps: int = _s(
+        "Trumps (four dealt in) that make one with the next two.",
+        de="So viele Trümpfe (bei vier Spielern) sind mit den nächsten zwei Bedingungen eines.",
+    )
+    pflichtsolo_high_from: int = _s(
+        "Trumps from this number up count as 'above 17'.",
+        de="Trümpfe ab dieser Zahl gelten als 'über 17'.",
+    )
+    pflichtsolo_high_count: int = _s(
+        "How many of those the shorter Pflichtsolo needs.",
+        de="So viele davon braucht das kürzere Pflichtsolo.",
+    )
+    pflichtsolo_max_suits: int = _s(
+        "At most this many colours in the shorter Pflichtsolo hand.",
+        de="Höchstens so viele Farben im Blatt des kürzeren Pflichtsolos.",
+    )
+    stop_when_decided: bool = _s(
+        "Piccolo, Bettel and Ulti end as soon as their outcome is known.",
+        de="Piccolo, Bettel und Ulti enden, sobald ihr Ausgang feststeht.",
+    )
+    stake: str = _s(
+        "Money: 'ganze' (1 cent a point), 'halbe' (½ cent) or '' (points only).",
+        de="Geld: 'ganze' (1 Cent der Punkt), 'halbe' (½ Cent) oder '' (nur Punkte).",
+    )
 
     def with_options(self, options: dict[str, Any]) -> "Rules":
         """These rules with a table's overrides; an unknown or ill-typed setting is an error."""
@@ -234,9 +362,11 @@ def rules_for(profile: object, options: object = None) -> Rules:
     return PROFILES[profile].with_options(options)
 
 
-def settings_doc() -> list[tuple[str, str]]:
-    """(setting, meaning) for every setting, in declaration order."""
-    return [(f.name, str(f.metadata["doc"])) for f in fields(Rules) if f.name != "name"]
+def settings_doc(lang: str = "en") -> list[tuple[str, str]]:
+    """(setting, meaning) for every setting, in declaration order; the meaning in German for
+    ``lang`` "de", else in English."""
+    key = "doc_de" if lang == "de" else "doc"
+    return [(f.name, str(f.metadata[key])) for f in fields(Rules) if f.name != "name"]
 
 
 def settings_table() -> str:

@@ -107,8 +107,9 @@ class GameModule:
     """The scoring output for a deal summary (what a score sheet knows of a deal)."""
     settings: Callable[[str], JSON]
     """A profile's settings, as JSON (for docs, the UI and tables that override them)."""
-    setting_docs: Callable[[], dict[str, str]]
-    """Each setting's meaning in a line (the lobby shows it beside the setting)."""
+    setting_docs: Callable[[str], dict[str, str]]
+    """Each setting's meaning in a line, in a language ("en" or "de"; any other code gives
+    English): the lobby shows it beside the setting."""
     deal_types: tuple[str, ...] = ()
     """Special deals a table may agree to deal (``new_deal(deal_type=...)``), such as Cego's
     Drescher; each is allowed where the profile's setting of the same name is on."""

@@ -10,8 +10,9 @@ from stichwerk.doppelkopf.record import deal_from_record, new_deal
 from stichwerk.doppelkopf.summary import score_summary
 
 
-def _setting_docs() -> dict[str, str]:
-    return {d["name"]: d["doc"] for d in setting_docs()}
+def _setting_docs(lang: str) -> dict[str, str]:
+    key = "doc_de" if lang == "de" else "doc"
+    return {d["name"]: d[key] for d in setting_docs()}
 
 
 GAME = GameModule(

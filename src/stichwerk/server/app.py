@@ -367,7 +367,8 @@ def api_router() -> APIRouter:
                     "name": name,
                     "profiles": list(module.profiles),
                     "settings": {p: module.settings(p) for p in module.profiles},
-                    "setting_docs": module.setting_docs(),
+                    # Each setting's meaning in every language of the UI.
+                    "setting_docs": {lang: module.setting_docs(lang) for lang in LANGUAGES},
                     # Closing rounds a table may add; each needs the setting of its name on.
                     "deal_types": list(module.deal_types),
                 }

@@ -2,7 +2,7 @@
 // The lobby: log in or play as a guest, see open tables, open a new one.
 
 import { api, el, loadTexts, t, tOr, toast } from "./common.js";
-import { settingName, settingValue } from "./rules.js";
+import { settingMeanings, settingName, settingValue } from "./rules.js";
 import { closingRoundsText, dealTypeName, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("lobby-app"));
@@ -110,7 +110,7 @@ function createPanel() {
   function drawSettings() {
     const g = catalogue.games.find((/** @type {any} */ x) => x.name === game.value);
     defaults = g ? g.settings[profile.value] || {} : {};
-    /** @type {Record<string, string>} */ const docs = g ? g.setting_docs || {} : {};
+    const docs = settingMeanings(g);
     const rows = [];
     for (const [key, value] of Object.entries(defaults)) {
       if (FIXED_SETTINGS.has(key)) continue;

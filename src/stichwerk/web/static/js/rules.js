@@ -2,7 +2,7 @@
 // A table's rules as everyone at it sees them: the profile, and each setting the table changes
 // beside the profile's own value.
 
-import { el, t, tOr } from "./common.js";
+import { LANG, el, t, tOr } from "./common.js";
 import { closingRoundsText } from "./words.js";
 
 /**
@@ -16,6 +16,16 @@ export function settingValue(value) {
   if (Array.isArray(value)) return value.length ? value.map(settingValue).join(", ") : "–";
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
+}
+
+/**
+ * Each setting's meaning in the page's language, in English where that language has none.
+ * @param {any} game the game's entry of /api/games (``setting_docs``: language → setting → meaning)
+ * @returns {Record<string, string>}
+ */
+export function settingMeanings(game) {
+  const docs = (game && game.setting_docs) || {};
+  return { ...(docs.en || {}), ...(docs[LANG] || {}) };
 }
 
 /** A setting's name: "raeuber_value" → "raeuber value". @param {string} key */

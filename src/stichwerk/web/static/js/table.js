@@ -7,7 +7,7 @@
 import { actLabel, actTitle, api, cardName, el, joinNames, loadTexts, t, toast } from "./common.js";
 import { cardBack, cardElement } from "./cards.js";
 import { dealtHands, gameLine, gamePanel, laidOutBeside, neverWinsBadge, ownBlind, resultCard } from "./panels.js";
-import { closingView, overridesView } from "./rules.js";
+import { closingView, overridesView, settingMeanings } from "./rules.js";
 import { sheetLabel, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("table-app"));
@@ -98,7 +98,7 @@ async function loadDefaults() {
     const games = (await api("/api/games")).games;
     const game = games.find((/** @type {any} */ g) => g.name === info.game);
     profileDefaults = game ? game.settings[info.profile] || {} : {};
-    settingDocs = game ? game.setting_docs || {} : {};
+    settingDocs = settingMeanings(game);
   } catch (error) {
     profileDefaults = {};
   }
