@@ -9,6 +9,7 @@ import pytest
 from stichwerk.arena import ArenaSpec, run_arena
 from stichwerk.bots.base import make_bot
 from stichwerk.bots.cego.knowledge import read
+from stichwerk.bots.cego.policy import POSITIVE, kind_of
 from stichwerk.bots.cego.world import sample_world
 from stichwerk.cego import cards as C
 from stichwerk.cego.record import deal_from_record, new_deal
@@ -90,6 +91,32 @@ def test_sampled_worlds_respect_everything_the_seat_knows() -> None:
             assert everything == C.ALL
             checked += 1
     assert checked > 500
+
+
+def test_unseen_trumps_lean_towards_a_declarer_against_everyone() -> None:
+    """A soft prior from the auction: a defender's worlds give the declarer more of the unseen
+    trumps, per card of his hand, than a fellow defender (neither shown out of trumps)."""
+    compared = 0
+    for seed in range(60):
+        state = midgame(seed, plays=2)
+        if state.is_over or state.phase != "play":
+            continue
+        k = read(state.view(state.to_act))  # type: ignore[arg-type]
+        if k.declarer is None or k.declarer == k.seat or kind_of(k.contract) != POSITIVE:
+            continue
+        others = [s for s in k.order if s not in (k.seat, k.declarer) and not k.voids[s] >> 4 & 1]
+        if not others or k.voids[k.declarer] >> 4 & 1:
+            continue
+        rng = random.Random(seed)
+        share = dict.fromkeys([k.declarer, *others], 0.0)
+        for _ in range(300):
+            world = sample_world(k, rng)
+            for s in share:
+                free = world.hands[s] & ~k.known_in_hand(s)
+                share[s] += (free & C.TRUMPS).bit_count() / max(1, free.bit_count())
+        assert all(share[k.declarer] > 1.2 * share[s] for s in others), (seed, share)
+        compared += 1
+    assert compared >= 5
 
 
 def test_a_bot_cannot_tell_two_consistent_hidden_deals_apart() -> None:

@@ -3,15 +3,17 @@
 A world gives every other seat a hand of the right size and puts the rest outside the hands
 (the blind, or the declarer's legage). Cards go first to where they must be (an Ulti or Geiß
 bidder holds the Geiß), then, most constrained first, to a random seat that has not shown out
-of their suit, weighted by the room left. From a world the play is continued on the fast path
-(:class:`~stichwerk.cego.fast.FastPlay`) and scored with the engine's own scoring functions.
+of their suit, weighted by the room left and, softly, by the auction (a declarer against
+everyone is dealt more trumps, a Piccolo or Bettel player fewer high ones). From a world the
+play is continued on the fast path (:class:`~stichwerk.cego.fast.FastPlay`) and scored with the
+engine's own scoring functions.
 """
 
 import random
 from dataclasses import dataclass
 
 from stichwerk.bots.cego.knowledge import Knowledge
-from stichwerk.bots.cego.policy import PlayContext, choose_card, kind_of
+from stichwerk.bots.cego.policy import EACH, NEGATIVE, PlayContext, choose_card, kind_of
 from stichwerk.cego import cards as C
 from stichwerk.cego import scoring
 from stichwerk.cego.contracts import EXCHANGES, FIXED
@@ -20,6 +22,13 @@ from stichwerk.cego.state import hand_size
 from stichwerk.core.bits import bits_list
 
 HIDDEN = -1
+
+TRUMP_LEAN = 2.0
+"""How much likelier an unseen trump is, against any other unseen card, in the hand of a
+declarer playing against everyone than elsewhere: he bid or announced on a hand of trumps. For a
+Piccolo or Bettel player it is the other way round for the high trumps (T15 and up)."""
+HIGH_TRUMP = 14
+"""Index of T15, the lowest trump a Piccolo or Bettel player is shy of."""
 
 
 @dataclass(slots=True)
@@ -78,22 +87,54 @@ def _try_sample(
         holders.append(HIDDEN)
         options.append((len(holders), card, holders))
     options.sort(key=lambda t: t[0])
+    lean_seat, leans = _lean(k)
     for _, card, holders in options:
         open_ = [h for h in holders if room[h] > 0]
         if not open_:
             return None
-        total = sum(room[h] for h in open_)
-        pick = rng.randrange(total)
-        for h in open_:
-            pick -= room[h]
-            if pick < 0:
-                break
+        if lean_seat in open_:
+            # Cards are placed most constrained first, trumps mostly last: the lean works by
+            # keeping the declarer's room for the cards he is likely to hold.
+            if C.SUIT_OF[card] != C.TRUMP:
+                weight = leans[2]
+            else:
+                weight = leans[0] if card < HIGH_TRUMP else leans[1]
+            h = _choose(open_, [room[o] * (weight if o == lean_seat else 1.0) for o in open_], rng)
+        else:
+            total = sum(room[h] for h in open_)
+            pick = rng.randrange(total)
+            for h in open_:
+                pick -= room[h]
+                if pick < 0:
+                    break
         room[h] -= 1
         if h == HIDDEN:
             hidden |= 1 << card
         else:
             hands[h] |= 1 << card
     return World(hands, hidden)
+
+
+def _choose(holders: list[int], weights: list[float], rng: random.Random) -> int:
+    """A holder drawn with probability proportional to its weight."""
+    pick = rng.random() * sum(weights)
+    for holder, weight in zip(holders, weights, strict=True):
+        pick -= weight
+        if pick < 0:
+            return holder
+    return holders[-1]
+
+
+def _lean(k: Knowledge) -> tuple[int, tuple[float, float, float]]:
+    """The declarer the sampling leans on (or -1) and the weights, for his seat, of a low trump,
+    a high trump and any other card: a soft prior from the auction, never a hard constraint."""
+    declarer = -1 if k.declarer is None else k.declarer
+    kind = kind_of(k.contract)
+    if declarer < 0 or declarer == k.seat or kind == EACH:
+        return -1, (1.0, 1.0, 1.0)
+    if kind == NEGATIVE:
+        return declarer, (TRUMP_LEAN, 1.0, TRUMP_LEAN)
+    return declarer, (1.0, 1.0, 1.0 / TRUMP_LEAN)
 
 
 def context(k: Knowledge) -> PlayContext:
