@@ -83,28 +83,17 @@ async def player(
     async with connect(url, additional_headers=headers, compression=None, max_size=2**20) as ws:
         connected[0] += 1
         await ready.wait()
-        await play(ws, table, stats, think, stop_at, rng)
+        moves: set[asyncio.Task[None]] = set()
+        try:
+            await play(ws, table, stats, think, stop_at, rng, moves)
+        finally:
+            # The run is over (or cancelled): moves still thinking must not send on a closed
+            # socket.
+            for task in list(moves):
+                task.cancel()
 
 
 async def play(
-    ws: ClientConnection,
-    table: TableRun,
-    stats: Stats,
-    think: float,
-    stop_at: float,
-    rng: random.Random,
-) -> None:
-    moves: set[asyncio.Task[None]] = set()
-    await ws.send(json.dumps({"type": "sync"}))
-    try:
-        await _play(ws, table, stats, think, stop_at, rng, moves)
-    finally:
-        # The run is over (or cancelled): moves still thinking must not send on a closed socket.
-        for task in list(moves):
-            task.cancel()
-
-
-async def _play(
     ws: ClientConnection,
     table: TableRun,
     stats: Stats,
@@ -115,6 +104,7 @@ async def _play(
 ) -> None:
     acted = -1
     ready_for = -1
+    await ws.send(json.dumps({"type": "sync"}))
     while time.monotonic() < stop_at:
         try:
             raw = await asyncio.wait_for(ws.recv(), timeout=max(stop_at - time.monotonic(), 0.01))

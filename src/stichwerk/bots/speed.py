@@ -54,18 +54,18 @@ def rates(
     seconds: float,
 ) -> dict[str, float]:
     """Worlds sampled and worlds played out per second, half of ``seconds`` for each."""
-    worlds = 0
+    return {
+        "determinizations_per_s": _per_second(positions, sample, seconds / 2),
+        "rollouts_per_s": _per_second(positions, play_out, seconds / 2),
+    }
+
+
+def _per_second(positions: Sequence[P], work: Callable[[P], Any], seconds: float) -> float:
+    """How many times a second ``work`` runs, round after round over ``positions``."""
+    done = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds / 2:
+    while time.perf_counter() - start < seconds:
         for position in positions:
-            sample(position)
-            worlds += 1
-    sampling = time.perf_counter() - start
-    rollouts = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds / 2:
-        for position in positions:
-            play_out(position)
-            rollouts += 1
-    rolling = time.perf_counter() - start
-    return {"determinizations_per_s": worlds / sampling, "rollouts_per_s": rollouts / rolling}
+            work(position)
+            done += 1
+    return done / (time.perf_counter() - start)
