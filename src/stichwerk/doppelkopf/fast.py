@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from stichwerk.doppelkopf import announcements as ann_rules
 from stichwerk.doppelkopf.cards import CARD_AUGEN, code_mask, code_of
-from stichwerk.doppelkopf.profiles import NORMAL_GAMES, Profile
-from stichwerk.doppelkopf.scoring import PARTIES, Announced, DealFacts
+from stichwerk.doppelkopf.profiles import Profile
+from stichwerk.doppelkopf.scoring import FUCHS, PARTIES, Announced, DealFacts, trick_extras
 from stichwerk.doppelkopf.trumps import (
     SCHEME_OF_GAME,
     TRUMP,
@@ -29,12 +29,6 @@ if TYPE_CHECKING:
     from stichwerk.doppelkopf.state import DokoState
 
 CQ = code_of("CQ")
-CJ = code_of("CJ")
-DA = code_of("DA")
-FOX = 0
-"""Event kinds of a finished trick: a Karo ace played (``FOX, player, winner``) ..."""
-BIG = 1
-"""... and a trick of Doppelkopf size (``BIG, winner, 0``)."""
 
 
 class FastPlay:
@@ -96,7 +90,8 @@ class FastPlay:
         self.hochzeiter = -1
         self.clarified = 0
         """The number of the Hochzeit's Klärungsstich once settled (0: open)."""
-        self.events: list[tuple[int, int, int]] = []
+        self.events: list[tuple[list[int], list[int], int]] = []
+        """Finished tricks that may earn extras: (seats, card ids, winner)."""
         self.last_seats: list[int] = []
         self.last_ids: list[int] = []
         self.last_winner = -1
@@ -237,10 +232,10 @@ class FastPlay:
         self.tricks_won[win] += 1
         if (
             points >= self.big_min
-            or ids[0] >> 1 == DA
-            or ids[1] >> 1 == DA
-            or ids[2] >> 1 == DA
-            or ids[3] >> 1 == DA
+            or ids[0] >> 1 == FUCHS
+            or ids[1] >> 1 == FUCHS
+            or ids[2] >> 1 == FUCHS
+            or ids[3] >> 1 == FUCHS
         ):
             self._record_events(seats, ids, win)
         self.trick_no += 1
@@ -252,14 +247,9 @@ class FastPlay:
         self.to_act = win
 
     def _record_events(self, seats: list[int], ids: list[int], win: int) -> None:
-        """Remember Füchse and a Doppelkopf; their party is settled only at the end."""
-        points = 0
-        for s, i in zip(seats, ids, strict=True):
-            points += CARD_AUGEN[i]
-            if i >> 1 == DA:
-                self.events.append((FOX, s, win))
-        if points >= self.big_min:
-            self.events.append((BIG, win, points))
+        """Remember a trick that may earn extras (a Fuchs, a Doppelkopf); the parties are
+        settled only at the end, by :func:`~stichwerk.doppelkopf.scoring.trick_extras`."""
+        self.events.append((seats, ids, win))
 
     def _clarify_hochzeit(self, ids: list[int], seats: list[int], win: int) -> None:
         p = self.profile
@@ -377,29 +367,16 @@ class FastPlay:
 
     def extras(self) -> dict[str, tuple[str, ...]]:
         """Fuchs, Karlchen, Doppelkarlchen, Karlchen gefangen and Doppelkopf per party."""
-        p = self.profile
         out: dict[str, list[str]] = {"re": [], "kontra": []}
-        gt = self.game_type
-        party = self.party
-        fox = gt in p.fox_game_types and self.sau_seat < 0
-        normal = gt in NORMAL_GAMES
-        big = normal and p.doppelkopf_min_augen
-        for kind, a, b in self.events:
-            if kind == FOX:
-                if fox and party[a] != party[b]:
-                    out[PARTIES[party[b]]].append("fuchs")
-            elif big and b >= p.doppelkopf_min_augen:
-                out[PARTIES[party[a]]].append("doppelkopf")
-        if normal and self.last_ids and (p.karlchen or p.karlchen_gefangen):
-            seats, ids, win = self.last_seats, self.last_ids, self.last_winner
-            wp = party[win]
-            jacks = [s for s, i in zip(seats, ids, strict=True) if i >> 1 == CJ]
-            if p.karlchen and ids[seats.index(win)] >> 1 == CJ:
-                out[PARTIES[wp]].append("karlchen")
-                if p.doppelkarlchen and len(jacks) == 2 and party[jacks[0]] == party[jacks[1]]:
-                    out[PARTIES[wp]].append("doppelkarlchen")
-            if p.karlchen_gefangen:
-                for s in jacks:
-                    if party[s] != wp:
-                        out[PARTIES[wp]].append("karlchen-gefangen")
+        tricks = list(self.events)
+        if self.last_ids and (not tricks or tricks[-1][1] != self.last_ids):
+            tricks.append((self.last_seats, self.last_ids, self.last_winner))
+        sau = self.sau_seat >= 0
+        for seats, ids, win in tricks:
+            last = ids == self.last_ids
+            found = trick_extras(
+                self.profile, self.game_type, sau, self.party, seats, ids, win, last
+            )
+            for party, item in found:
+                out[party].append(item)
         return {k: tuple(v) for k, v in out.items()}

@@ -10,9 +10,11 @@ Absage raises the target (keine 90: 151 ...); an opposing Absage lowers it (90 a
 ...); when both parties miss their Absagen nobody wins.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from stichwerk.doppelkopf.cards import CARD_AUGEN, code_of
 from stichwerk.doppelkopf.profiles import NORMAL_GAMES, Profile
 
 LEVELS = ("keine-90", "keine-60", "keine-30", "schwarz")
@@ -27,6 +29,46 @@ EXTRA_NAMES = {
     "doppelkopf": "Doppelkopf",
 }
 PARTIES = ("re", "kontra")
+
+FUCHS = code_of("DA")
+"""The Karo ace: caught by the other party, a Fuchs."""
+KARLCHEN = code_of("CJ")
+"""The Kreuz jack: taking the last trick with it, a Karlchen."""
+
+
+def trick_extras(
+    profile: Profile,
+    game_type: str,
+    sau: bool,
+    party: Sequence[int],
+    seats: Sequence[int],
+    ids: Sequence[int],
+    winner: int,
+    last: bool,
+) -> list[tuple[str, str]]:
+    """The extra points one trick earns, as (party, item): a Fuchs caught, a Doppelkopf and, in
+    the last trick, Karlchen, Doppelkarlchen and Karlchen gefangen. ``party`` gives each seat's
+    party (0 Re, 1 Kontra) as the deal ended; ``ids`` are card ids in the order played. The
+    engine and the fast path both score tricks by this one reading."""
+    out: list[tuple[str, str]] = []
+    wp = party[winner]
+    normal = game_type in NORMAL_GAMES
+    if game_type in profile.fox_game_types and not sau:
+        for s, i in zip(seats, ids, strict=True):
+            if i >> 1 == FUCHS and party[s] != wp:
+                out.append((PARTIES[wp], "fuchs"))
+    big = profile.doppelkopf_min_augen
+    if normal and big and sum(CARD_AUGEN[i] for i in ids) >= big:
+        out.append((PARTIES[wp], "doppelkopf"))
+    if last and normal and (profile.karlchen or profile.karlchen_gefangen):
+        jacks = [s for s, i in zip(seats, ids, strict=True) if i >> 1 == KARLCHEN]
+        if profile.karlchen and ids[seats.index(winner)] >> 1 == KARLCHEN:
+            out.append((PARTIES[wp], "karlchen"))
+            if profile.doppelkarlchen and len(jacks) == 2 and party[jacks[0]] == party[jacks[1]]:
+                out.append((PARTIES[wp], "doppelkarlchen"))
+        if profile.karlchen_gefangen:
+            out.extend((PARTIES[wp], "karlchen-gefangen") for s in jacks if party[s] != wp)
+    return out
 
 
 @dataclass(frozen=True)

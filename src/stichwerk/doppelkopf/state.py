@@ -30,8 +30,8 @@ from stichwerk.doppelkopf.cards import (
     id_mask,
     parse_code,
 )
-from stichwerk.doppelkopf.profiles import NORMAL_GAMES, SOLO_TYPES, Profile
-from stichwerk.doppelkopf.scoring import PARTIES, Announced, DealFacts, score
+from stichwerk.doppelkopf.profiles import SOLO_TYPES, Profile
+from stichwerk.doppelkopf.scoring import PARTIES, Announced, DealFacts, score, trick_extras
 from stichwerk.doppelkopf.trumps import (
     SCHEME_OF_GAME,
     TRUMP,
@@ -51,9 +51,6 @@ DONE = "done"
 _KIND_OF_ACT = {"hochzeit": "hochzeit", "armut": "armut", "schmeissen": "schmeissen",
                 "neu-geben": "neu-geben"}  # fmt: skip
 CQ = code_of("CQ")
-CJ = code_of("CJ")
-DA = code_of("DA")
-DA_IDS = (2 * DA, 2 * DA + 1)
 CQ_MASK = id_mask("CQ")
 
 MAX_SEATS = 5
@@ -1024,35 +1021,15 @@ class DokoState:
 
     def _extras(self) -> dict[str, tuple[str, ...]]:
         """Fuchs, Karlchen, Doppelkarlchen, Karlchen gefangen and Doppelkopf per party."""
-        p = self.profile
         out: dict[str, list[str]] = {"re": [], "kontra": []}
-        gt = self._game_type
-        party = self._party
-        fox = gt in p.fox_game_types and self._sau_seat is None
-        normal = gt in NORMAL_GAMES
-        if fox or (normal and p.doppelkopf_min_augen):
-            for seats, ids, win in self._tricks:
-                wp = party[win]
-                if fox and (DA_IDS[0] in ids or DA_IDS[1] in ids):
-                    for s, i in zip(seats, ids, strict=True):
-                        if i >> 1 == DA and party[s] != wp:
-                            out[PARTIES[wp]].append("fuchs")
-                big = normal and p.doppelkopf_min_augen
-                if big and sum(CARD_AUGEN[i] for i in ids) >= p.doppelkopf_min_augen:
-                    out[PARTIES[wp]].append("doppelkopf")
-        if normal and self._tricks and (p.karlchen or p.karlchen_gefangen):
-            seats, ids, win = self._tricks[-1]
-            wp = party[win]
-            win_id = ids[seats.index(win)]
-            jacks = [s for s, i in zip(seats, ids, strict=True) if i >> 1 == CJ]
-            if p.karlchen and win_id >> 1 == CJ:
-                out[PARTIES[wp]].append("karlchen")
-                if p.doppelkarlchen and len(jacks) == 2 and party[jacks[0]] == party[jacks[1]]:
-                    out[PARTIES[wp]].append("doppelkarlchen")
-            if p.karlchen_gefangen:
-                for s in jacks:
-                    if party[s] != wp:
-                        out[PARTIES[wp]].append("karlchen-gefangen")
+        sau = self._sau_seat is not None
+        n = len(self._tricks)
+        for k, (seats, ids, win) in enumerate(self._tricks):
+            found = trick_extras(
+                self.profile, self._game_type, sau, self._party, seats, ids, win, k == n - 1
+            )
+            for party, item in found:
+                out[party].append(item)
         return {k: tuple(v) for k, v in out.items()}
 
     def result(self) -> dict[str, Any] | None:
