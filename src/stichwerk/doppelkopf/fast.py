@@ -13,13 +13,14 @@ import random
 from typing import TYPE_CHECKING
 
 from stichwerk.doppelkopf import announcements as ann_rules
-from stichwerk.doppelkopf.cards import CARD_AUGEN, code_mask, code_of
+from stichwerk.doppelkopf.cards import CARD_AUGEN, code_of
 from stichwerk.doppelkopf.profiles import Profile
 from stichwerk.doppelkopf.scoring import FUCHS, PARTIES, Announced, DealFacts, trick_extras
 from stichwerk.doppelkopf.trumps import (
     SCHEME_OF_GAME,
     TRUMP,
     Order,
+    may_show_sau,
     order_for,
     sau_cards,
     winner_of,
@@ -318,20 +319,14 @@ class FastPlay:
 
     def sau_allowed(self, seat: int) -> bool:
         """Whether ``seat`` may say ``sau`` now (the engine's rule)."""
-        if self.sau_seat >= 0:
-            return False
-        codes = self.sau_codes()
-        if codes is None:
-            return False
-        both = code_mask(codes[0])
-        if self.hands[seat] & both != both:
-            return False
-        deadline = self.profile.sau_deadline
-        if deadline == "before-first-card":
-            return not self.played
-        if deadline == "when-playing":
-            return seat == self.to_act
-        return True
+        return may_show_sau(
+            self.profile,
+            self.game_type,
+            self.hands[seat],
+            shown=self.sau_seat >= 0,
+            started=bool(self.played),
+            to_act=seat == self.to_act,
+        )
 
     def announce_sau(self, seat: int) -> None:
         """Seat shows the Sau: both trump aces become the highest trumps."""

@@ -36,6 +36,7 @@ from stichwerk.doppelkopf.trumps import (
     SCHEME_OF_GAME,
     TRUMP,
     Order,
+    may_show_sau,
     order_for,
     sau_cards,
     winner_of,
@@ -479,19 +480,14 @@ class DokoState:
         return sau_cards(self.profile, self._game_type)
 
     def _sau_allowed(self, seat: int) -> bool:
-        if self._sau_seat is not None:
-            return False
-        codes = self._sau_codes()
-        if codes is None:
-            return False
-        if (self._hands[seat] & code_mask(codes[0])) != code_mask(codes[0]):
-            return False
-        deadline = self.profile.sau_deadline
-        if deadline == "before-first-card":
-            return not self._tricks and not self._trick_ids
-        if deadline == "when-playing":
-            return seat == self._to_act
-        return True
+        return self._phase == PLAY and may_show_sau(
+            self.profile,
+            self._game_type,
+            self._hands[seat],
+            shown=self._sau_seat is not None,
+            started=bool(self._tricks or self._trick_ids),
+            to_act=seat == self._to_act,
+        )
 
     def _supersau_allowed(self, seat: int) -> bool:
         if not self.profile.supersau or self._sau_seat is None or self._supersau_seat is not None:

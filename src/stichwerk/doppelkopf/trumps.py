@@ -164,6 +164,27 @@ def sau_cards(profile: Profile, game_type: str) -> tuple[int, int] | None:
     return suit * 6, suit * 6 + (5 if profile.with_nines else 2)
 
 
+def may_show_sau(
+    profile: Profile, game_type: str, hand: Bits, *, shown: bool, started: bool, to_act: bool
+) -> bool:
+    """Whether a seat holding ``hand`` may show the Sau now: nobody has (``shown``), the game
+    has one, the hand holds both trump aces, and the profile's deadline has not passed
+    (``started``: a card has been played; ``to_act``: it is the seat's turn)."""
+    if shown:
+        return False
+    codes = sau_cards(profile, game_type)
+    if codes is None:
+        return False
+    both = code_mask(codes[0])
+    if hand & both != both:
+        return False
+    if profile.sau_deadline == "before-first-card":
+        return not started
+    if profile.sau_deadline == "when-playing":
+        return to_act
+    return True
+
+
 def winner_of(cards: list[int], order: Order, last: bool) -> int:
     """The index in ``cards`` (card ids, in the order played) of the card that wins the trick."""
     cls = order.cls
