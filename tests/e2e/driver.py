@@ -131,3 +131,18 @@ def drive(pages: list[Page], rng: random.Random, *, stop: object = None, limit: 
         if not acted:
             pages[0].wait_for_timeout(60)
     raise AssertionError("the deal did not end")
+
+
+def drive_to_a_trick(page: Page, rng: random.Random, *, deals: int = 5) -> None:
+    """Play until it is this page's turn with cards in the trick. A deal may end before its
+    first trick (a redeal: Schmeißen, Neu Geben, an Armut nobody takes, which does not count
+    toward the series), so move on to the next deal then, as a person would."""
+    for _ in range(deals):
+        drive([page], rng, stop=lambda: my_turn(page) and len(trick(page)) > 0)
+        if my_turn(page) and trick(page):
+            return
+        assert attr(page, "phase") == "between", "the series ended before a trick was played"
+        version = attr(page, "version")
+        page.click("#next-deal")
+        wait_for_change(page, version)
+    raise AssertionError(f"no trick in {deals} deals")

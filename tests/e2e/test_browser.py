@@ -5,7 +5,7 @@ import random
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.conftest import Server
-from tests.e2e.driver import attr, create_table, drive, hand, my_turn, trick
+from tests.e2e.driver import attr, create_table, drive, drive_to_a_trick, hand, trick
 
 
 def test_a_cego_deal_against_bots(browser: Browser, server: Server) -> None:
@@ -66,7 +66,7 @@ def test_reconnect_mid_trick(browser: Browser, server: Server) -> None:
     page = context.new_page()
     url = create_table(page, server.url, "doppelkopf")
     rng = random.Random(4)
-    drive([page], rng, stop=lambda: my_turn(page) and len(trick(page)) > 0)
+    drive_to_a_trick(page, rng)
     before = (attr(page, "version"), hand(page), trick(page))
     page.reload()
     page.wait_for_selector("#table-app[data-version]")
@@ -85,7 +85,7 @@ def test_server_restart_mid_deal(browser: Browser, server: Server) -> None:
     page = browser.new_page()
     create_table(page, server.url, "cego")
     rng = random.Random(5)
-    drive([page], rng, stop=lambda: my_turn(page) and len(trick(page)) > 0)
+    drive_to_a_trick(page, rng)
     before = (attr(page, "version"), hand(page), trick(page))
     server.kill()
     expect(page.locator("body")).to_have_class("offline", timeout=10_000)
