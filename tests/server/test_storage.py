@@ -190,14 +190,13 @@ def _play(ws: Any, steps: int) -> dict[str, Any]:
 
 def _mid_deal(ws: Any) -> dict[str, Any]:
     """Play until seat 0 is to act in a deal that has begun (bots wait for it then)."""
-    while True:
-        frame = _play(ws, 1)
-        if frame["phase"] == "between":
-            ws.send_json({"type": "next"})
-            continue
-        view = frame["view"]
-        if frame["phase"] == "playing" and view["to_act"] == 0 and len(view["history"]) >= 2:
-            return frame
+    return _drive(
+        ws,
+        receive_until(ws, lambda m: m["type"] == "state"),
+        lambda m: (
+            m["phase"] == "playing" and m["view"]["to_act"] == 0 and len(m["view"]["history"]) >= 2
+        ),
+    )
 
 
 @pytest.mark.parametrize("game", ["cego", "doppelkopf"])
