@@ -20,10 +20,11 @@ def create_table(
     settings: dict[str, str] | None = None,
     closing: tuple[str, ...] = (),
     watch: bool = False,
+    first_dealer: int | None = 0,
 ) -> str:
     """Play as a guest and open a table from the lobby (with ``settings`` typed into the
-    settings form, the ``closing`` rounds added in order, only watching if ``watch``); returns
-    the table page's URL."""
+    settings form, the ``closing`` rounds added in order, only watching if ``watch``, the first
+    deal dealt by ``first_dealer``, by lot if ``None``); returns the table page's URL."""
     page.goto(base + "/")
     page.wait_for_selector("#lobby-app .account")
     if page.locator("#guest").count():
@@ -45,6 +46,7 @@ def create_table(
         page.click(f'#closing-rounds [data-add-round="{kind}"]')
     if watch:
         page.select_option("#creator-seat", "")
+    page.select_option("#first-dealer", "" if first_dealer is None else str(first_dealer))
     page.fill("#series", str(series))
     page.fill("#time-limit", str(time_limit))
     page.click("#create")

@@ -133,8 +133,12 @@ def test_a_five_seat_sheet_fits_a_small_phone(browser: Browser, server: Server) 
         viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
     )
     page = context.new_page()
-    create_table(page, server.url, "cego", seats=5)
+    create_table(page, server.url, "cego", seats=5, first_dealer=2)
     page.wait_for_selector("#sheet")
+    # The seat chosen to deal first deals, and at five seats sits the deal out.
+    expect(page.locator('.seat[data-seat="2"] .seat-name .badge:not(.vorhand)')).to_be_visible()
+    expect(page.locator('.seat[data-seat="2"] .seat-info')).to_have_text("sits out")
+    expect(page.locator(".seat-name .badge:not(.vorhand)")).to_have_count(1)
     # Computers get short column names on a phone; the full name stays the tooltip.
     expect(page.locator("#sheet th .name-short").nth(2)).to_have_text("C3")
     expect(page.locator("#sheet th").nth(4)).to_have_attribute("title", "Computer 3")

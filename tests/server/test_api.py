@@ -135,6 +135,8 @@ def test_create_table_needs_a_user(client: TestClient) -> None:
         ({"options": {"no_such_setting": 1}}, 400, "no_such_setting"),
         ({"series_length": 0}, 422, "series_length"),
         ({"time_limit": 100000}, 422, "time_limit"),
+        ({"first_dealer": 4}, 400, "the first dealer must be a seat from 0 to 3"),
+        ({"first_dealer": -1}, 422, "first_dealer"),
         ({"extra": 1}, 422, "extra"),
     ],
 )
@@ -235,6 +237,31 @@ def test_closing_rounds_the_rules_do_not_allow_are_refused(
     assert error_of(r).startswith(message)
     assert "\n" not in error_of(r)
     assert client.get("/api/tables").json()["mine"] == []
+
+
+def test_the_first_dealer_is_drawn_by_lot_unless_chosen(client: TestClient) -> None:
+    guest(client)
+    chosen = new_table(client, creator_seat=None, seats=[{"kind": "bot"}] * 4, first_dealer=3)
+    assert chosen["first_dealer"] == 3
+    assert client.get(f"/api/tables/{chosen['id']}").json()["table"]["first_dealer"] == 3
+    with client.websocket_connect(f"/ws/tables/{chosen['id']}", headers=ORIGIN) as ws:
+        welcome = receive_until(ws, lambda m: m["type"] == "welcome")
+        assert welcome["table"]["first_dealer"] == 3
+        state = receive_until(ws, lambda m: m["type"] == "state" and m["deal"] is not None)
+        assert state["deal"]["number"] == 0 and state["deal"]["dealer"] == 3
+    # Without a choice the server draws: every seat can come up, and the table keeps its draw.
+    drawn = []
+    for _ in range(40):
+        r = client.post(
+            "/api/tables",
+            json={"game": "toy", "seats": [{"kind": "human"}] + [{"kind": "bot"}] * 3},
+        )
+        assert r.status_code == 200, r.text
+        table = r.json()["table"]
+        stored = client.get(f"/api/tables/{table['id']}").json()["table"]
+        assert stored["first_dealer"] == table["first_dealer"]
+        drawn.append(table["first_dealer"])
+    assert set(drawn) == {0, 1, 2, 3}
 
 
 def test_lobby_join_and_invites(client: TestClient) -> None:

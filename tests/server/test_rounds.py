@@ -21,6 +21,7 @@ def test_a_drescher_and_a_pflichtraeuber_round_close_the_list(client: TestClient
         creator_seat=None,
         series_length=1,
         closing_rounds=["drescher", "pflichtraeuber"],
+        first_dealer=2,
     )
     frames: list[dict[str, Any]] = []
     with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
@@ -33,7 +34,7 @@ def test_a_drescher_and_a_pflichtraeuber_round_close_the_list(client: TestClient
     assert sheet["ordinary"] == 1 and sheet["closing"] == ["drescher", "pflichtraeuber"]
     rows = sheet["rows"]
     # The ordinary deal, then each seat deals once per round, the rotation going on.
-    assert [r["dealer"] for r in rows] == [0, 1, 2, 3, 0, 1, 2, 3, 0]
+    assert [r["dealer"] for r in rows] == [2, 3, 0, 1, 2, 3, 0, 1, 2]
     assert [r["deal_type"] for r in rows] == [None] + ["drescher"] * 4 + ["pflichtraeuber"] * 4
     assert [r["label"] for r in rows[1:]] == ["drescher"] * 4 + ["pflichtraeuber"] * 4
     assert rows[0]["label"] not in ("drescher", "pflichtraeuber")

@@ -75,7 +75,7 @@ def test_migrations_build_the_schema_once(any_url: str) -> None:
         names = set(inspect(db.read).get_table_names())
         assert {"user_account", "game_table", "table_seat", "deal", "event", "setting"} <= names
         with db.read.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
         uniques = inspect(db.read).get_unique_constraints("event")
         assert any(set(u["column_names"]) == {"deal_id", "seq"} for u in uniques)
         with db.read.connect() as conn:
@@ -86,7 +86,7 @@ def test_migrations_build_the_schema_once(any_url: str) -> None:
         db.dispose()
 
 
-def test_a_table_made_before_closing_rounds_has_none(any_url: str) -> None:
+def test_a_table_made_before_closing_rounds_has_none_and_seat_0_deals_first(any_url: str) -> None:
     db = Database(any_url)
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -111,6 +111,7 @@ def test_a_table_made_before_closing_rounds_has_none(any_url: str) -> None:
         repo = Repo(db)
         old = repo.table("old")
         assert old is not None and old.closing_rounds == ()
+        assert old.first_dealer == 0  # older tables dealt first from seat 0 (migration 0003)
         new = repo.create_table(
             game="cego",
             profile="titisee",
@@ -122,8 +123,12 @@ def test_a_table_made_before_closing_rounds_has_none(any_url: str) -> None:
             created_by=1,
             creator_seat=0,
             closing_rounds=("drescher", "pflichtraeuber"),
+            first_dealer=2,
         )
-        assert repo.table(new.id).closing_rounds == ("drescher", "pflichtraeuber")  # type: ignore[union-attr]
+        stored = repo.table(new.id)
+        assert stored is not None
+        assert stored.closing_rounds == ("drescher", "pflichtraeuber")
+        assert stored.first_dealer == 2
     finally:
         db.dispose()
 
@@ -258,6 +263,7 @@ def test_a_restart_in_a_closing_round_carries_on_with_it(any_url: str) -> None:
             seats=seats,
             series_length=1,
             closing_rounds=["drescher"],
+            first_dealer=1,
         )
         with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
             # Play on into the Drescher round, to a deal already under way.
@@ -268,7 +274,7 @@ def test_a_restart_in_a_closing_round_carries_on_with_it(any_url: str) -> None:
     with TestClient(create_app(settings)) as client:
         client.cookies.update(cookies)
         info = client.get(f"/api/tables/{table['id']}").json()["table"]
-        assert info["closing_rounds"] == ["drescher"]
+        assert info["closing_rounds"] == ["drescher"] and info["first_dealer"] == 1
         with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
             after = receive_until(ws, lambda m: m["type"] == "state")
             assert after["version"] == before["version"]
@@ -279,6 +285,7 @@ def test_a_restart_in_a_closing_round_carries_on_with_it(any_url: str) -> None:
         sheet = last["sheet"]
         assert sheet["counted"] == sheet["length"] == 5
         assert [r["label"] for r in sheet["rows"]][1:] == ["drescher"] * 4
-        assert [r["dealer"] for r in sheet["rows"]] == [0, 1, 2, 3, 0]
+        # The rotation goes on from the chosen first dealer across the restart.
+        assert [r["dealer"] for r in sheet["rows"]] == [1, 2, 3, 0, 1]
         deals = client.get(f"/api/tables/{table['id']}/deals").json()["deals"]
         assert [d["deal_type"] for d in deals] == [None] + ["drescher"] * 4

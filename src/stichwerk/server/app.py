@@ -108,6 +108,8 @@ class NewTable(_Body):
     closing_rounds: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=10)] = []
     """Closing rounds (Schlussrunden) after the ordinary deals, in order: each a deal type the
     game deals on purpose (Cego: ``drescher``, ``pflichtraeuber``), dealt once by every seat."""
+    first_dealer: Annotated[int, Field(ge=0, le=4)] | None = None
+    """The seat that deals first; ``None``: drawn by lot, as at a real table."""
     time_limit: Annotated[int, Field(ge=1, le=3600)] = 60
     public: bool = True
 
@@ -239,6 +241,7 @@ def table_json(table: TableInfo, user: UserInfo | None) -> dict[str, Any]:
         "free_seats": table.free_seats,
         "series_length": table.series_length,
         "closing_rounds": list(table.closing_rounds),
+        "first_dealer": table.first_dealer,
         "time_limit": table.time_limit,
         "public": table.public,
         "status": table.status,
@@ -401,6 +404,11 @@ def api_router() -> APIRouter:
         # A trial deal checks the seat count and every override the way the engine reads them.
         module.new_deal(profile=profile, options=body.options, players=len(seats), dealer=0, seed=0)
         closing = _check_closing_rounds(module, profile, body.options, len(seats), body)
+        first_dealer = body.first_dealer
+        if first_dealer is None:
+            first_dealer = secrets.randbelow(len(seats))
+        elif first_dealer >= len(seats):
+            raise HTTPException(400, f"the first dealer must be a seat from 0 to {len(seats) - 1}")
         table = await asyncio.to_thread(
             svc.repo.create_table,
             game=body.game,
@@ -413,6 +421,7 @@ def api_router() -> APIRouter:
             created_by=user.id,
             creator_seat=body.creator_seat,
             closing_rounds=closing,
+            first_dealer=first_dealer,
         )
         if not table.free_seats:
             # Nobody to wait for: the actor starts the first deal.

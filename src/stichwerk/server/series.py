@@ -21,8 +21,9 @@ def _hooks(game: str) -> Any:
 
 
 class TableSeries:
-    """``length`` counted deals of ``game`` at ``seats`` seats, then the ``closing`` rounds
-    (deal types, each dealt once by every seat), with the sheet to show."""
+    """``length`` counted deals of ``game`` at ``seats`` seats, the first dealt by
+    ``first_dealer``, then the ``closing`` rounds (deal types, each dealt once by every seat),
+    with the sheet to show."""
 
     def __init__(
         self,
@@ -32,6 +33,7 @@ class TableSeries:
         seats: int,
         length: int,
         closing: tuple[str, ...] = (),
+        first_dealer: int = 0,
     ) -> None:
         self.game = game
         hooks = _hooks(game)
@@ -45,7 +47,7 @@ class TableSeries:
             rules = SeriesRules(seats=seats, games=length, dealer_sits=seats == 5)
         rules = replace(rules, closing=tuple(closing))
         self._outcome = getattr(hooks, "series_outcome", None)
-        self.series = Series(rules)
+        self.series = Series(rules, first_dealer=first_dealer)
         self.labels: list[str] = []
         self.numbers: list[int] = []
 

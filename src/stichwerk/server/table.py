@@ -157,6 +157,7 @@ class TableActor:
             info.seats,
             info.series_length,
             info.closing_rounds,
+            info.first_dealer,
         )
         self.state: GameState | None = None
         self.deal_id: int | None = None
@@ -525,6 +526,7 @@ class TableActor:
             "seats": info.seats,
             "series_length": info.series_length,
             "closing_rounds": list(info.closing_rounds),
+            "first_dealer": info.first_dealer,
             "time_limit": info.time_limit,
             "public": info.public,
         }

@@ -77,6 +77,8 @@ class Table(Base):
     closing_rounds: Mapped[list[Any]] = mapped_column(default=list, server_default=text("'[]'"))
     """Closing rounds after the ordinary deals, in order: deal types (Cego: ``drescher``,
     ``pflichtraeuber``), each one deal dealt by every seat."""
+    first_dealer: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    """The seat that deals the first deal (drawn by lot when the table is made, unless chosen)."""
     time_limit: Mapped[int] = mapped_column(Integer)
     """Seconds a person may stay away before a bot plays the seat."""
     public: Mapped[bool] = mapped_column(Boolean, default=True)

@@ -64,6 +64,8 @@ class TableInfo:
     seat_list: tuple[SeatInfo, ...] = field(default=())
     closing_rounds: tuple[str, ...] = ()
     """Closing rounds after the ``series_length`` ordinary deals (deal types, in order)."""
+    first_dealer: int = 0
+    """The seat that deals the first deal."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` holds at this table, if any."""
@@ -186,9 +188,11 @@ class Repo:
         created_by: int,
         creator_seat: int | None,
         closing_rounds: tuple[str, ...] = (),
+        first_dealer: int = 0,
     ) -> TableInfo:
         """A new table; ``seats`` lists ``(kind, bot)``; the creator sits at ``creator_seat``;
-        ``closing_rounds`` follow the ``series_length`` ordinary deals."""
+        ``closing_rounds`` follow the ``series_length`` ordinary deals; ``first_dealer`` deals
+        first."""
         table_id = secrets.token_urlsafe(9)
         with Session(self.db.write) as session, session.begin():
             session.add(
@@ -200,6 +204,7 @@ class Repo:
                     seats=len(seats),
                     series_length=series_length,
                     closing_rounds=list(closing_rounds),
+                    first_dealer=first_dealer,
                     time_limit=time_limit,
                     public=public,
                     invite=secrets.token_urlsafe(12),
@@ -239,6 +244,7 @@ class Repo:
             created_by=table.created_by,
             seat_list=seat_list,
             closing_rounds=tuple(str(kind) for kind in table.closing_rounds),
+            first_dealer=table.first_dealer,
         )
 
     def table(self, table_id: str) -> TableInfo | None:

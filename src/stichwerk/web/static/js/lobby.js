@@ -100,6 +100,8 @@ function createPanel() {
   const limit = el("input", { type: "number", name: "time_limit", id: "time-limit", min: 5, max: 3600, value: 60 });
   const isPublic = el("input", { type: "checkbox", name: "public", id: "public", checked: true });
   const mySeat = /** @type {HTMLSelectElement} */ (el("select", { name: "creator_seat", id: "creator-seat" }));
+  // Who deals first: drawn by lot (the server draws) unless the table names a seat.
+  const firstDealer = /** @type {HTMLSelectElement} */ (el("select", { name: "first_dealer", id: "first-dealer" }));
   /** @type {Record<string, any>} */ let defaults = {};
 
   function drawProfiles() {
@@ -175,6 +177,7 @@ function createPanel() {
     const n = Number(seatCount.value);
     seatsBox.replaceChildren();
     mySeat.replaceChildren(el("option", { value: "", text: t("lobby.watch_only") }));
+    firstDealer.replaceChildren(el("option", { value: "", text: t("lobby.by_lot") }));
     for (let i = 0; i < n; i += 1) {
       const kind = el("select", { "data-seat-kind": i, "aria-label": t("lobby.seat", { n: i + 1 }) }, [
         el("option", { value: "human", text: t("lobby.person"), selected: i === 0 }),
@@ -184,6 +187,7 @@ function createPanel() {
         catalogue.bots.map((/** @type {string} */ b) => el("option", { value: b, text: b, selected: b === DEFAULT_BOT })));
       seatsBox.append(el("div", { class: "seat-row" }, [el("span", { text: t("lobby.seat", { n: i + 1 }) }), kind, bot]));
       mySeat.append(el("option", { value: i, text: t("lobby.seat", { n: i + 1 }), selected: i === 0 }));
+      firstDealer.append(el("option", { value: i, text: t("lobby.seat", { n: i + 1 }) }));
     }
   }
   game.addEventListener("change", drawProfiles);
@@ -224,6 +228,7 @@ function createPanel() {
         creator_seat: mySeat.value === "" ? null : Number(mySeat.value),
         series_length: Number(/** @type {HTMLInputElement} */ (series).value),
         closing_rounds: closing,
+        first_dealer: firstDealer.value === "" ? null : Number(firstDealer.value),
         time_limit: Number(/** @type {HTMLInputElement} */ (limit).value),
         public: /** @type {HTMLInputElement} */ (isPublic).checked,
       });
@@ -240,6 +245,7 @@ function createPanel() {
     el("label", {}, [t("lobby.seats"), " ", seatCount]),
     seatsBox,
     el("label", {}, [t("lobby.my_seat"), " ", mySeat]),
+    el("label", {}, [t("lobby.first_dealer"), " ", firstDealer]),
     el("label", {}, [t("lobby.series"), " ", series]),
     closingBox,
     el("label", {}, [t("lobby.time_limit"), " ", limit]),
