@@ -5,8 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
 
-.PHONY: run test lint typecheck unit bench clean services
+.PHONY: run test lint typecheck jscheck unit bench clean services
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +26,15 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The browser code's JSDoc types, checked by TypeScript's tsc (strict; see tsconfig.json).
+$(NODE_STAMP): package.json package-lock.json
+	command -v npm >/dev/null || bash tools/test-services.sh
+	npm ci --silent --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+jscheck: $(NODE_STAMP)
+	node_modules/.bin/tsc -p tsconfig.json
+
 unit: $(STAMP)
 	$(BIN)/pytest
 
@@ -32,7 +42,7 @@ unit: $(STAMP)
 services:
 	bash tools/test-services.sh
 
-test: lint typecheck services unit
+test: lint typecheck services jscheck unit
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis

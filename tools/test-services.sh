@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the web app's tests need besides Python packages, from Debian's packages only:
-# chromium for Playwright (never a downloaded browser) and a running PostgreSQL with a role and a
-# database for the tests. Safe to run again: it installs and creates only what is missing.
+# chromium for Playwright (never a downloaded browser), npm for tsc (the browser code's types)
+# and a running PostgreSQL with a role and a database for the tests. Safe to run again: it
+# installs and creates only what is missing.
 set -euo pipefail
 
 SUDO=""
@@ -9,6 +10,8 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# npm (with Node.js) only runs the type checker of the browser code: `make jscheck`.
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then missing+=(postgresql); fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "test-services: installing ${missing[*]} (Debian packages)"

@@ -8,6 +8,7 @@ import { closingRoundsText } from "./words.js";
 /**
  * A setting's value as a person reads it.
  * @param {any} value
+ * @returns {string}
  */
 export function settingValue(value) {
   if (value === true) return t("table.yes");

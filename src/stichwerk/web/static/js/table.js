@@ -52,6 +52,7 @@ function send(message) {
 function act(action) {
   if (waiting || !frame) return;
   waiting = true;
+  /** @type {{act: string, card?: string, cards?: string[], type?: string}} */
   const body = { act: action.act };
   if (action.card) body.card = action.card;
   if (action.cards && action.cards.length) body.cards = action.cards;
@@ -219,7 +220,8 @@ function waitingPanel() {
   }
   // Everyone sees the table's rules before the first deal, overrides first.
   children.push(overridesView(info, profileDefaults, "waiting-rules", settingDocs));
-  children.push(closingView(info, "waiting-closing"));
+  const closing = closingView(info, "waiting-closing");
+  if (closing) children.push(closing);
   if (mySeat === null) {
     const free = frame.seats.filter((/** @type {any} */ s) => s.kind === "human" && !s.taken);
     const mayJoin = info.public || invite;
