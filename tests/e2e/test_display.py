@@ -280,3 +280,37 @@ def test_closing_rounds_are_offered_shown_and_played(browser: Browser, server: S
     expect(page.locator("summary", has_text="Score sheet")).to_contain_text("(5/5)")
     expect(page.locator("#result .subline")).to_contain_text("Pflichträuber")
     page.close()
+
+
+def test_the_creator_adds_a_closing_round_at_the_table(browser: Browser, server: Server) -> None:
+    page = browser.new_page()
+    create_table(page, server.url, "cego", profile="titisee", series=1)
+    # Only the one who opened the table is offered the change.
+    page.click("#rules-panel summary")
+    editor = page.locator("#closing-editor")
+    expect(editor.locator("[data-add-round]")).to_have_count(2)
+    editor.locator('[data-add-round="drescher"]').click()
+    expect(editor.locator("#closing-edit-list li")).to_have_text(["Drescher round ✕"])
+    expect(page.locator("#closing")).to_have_text(
+        "Closing rounds: Drescher – everyone deals once in each (4 more deals)."
+    )
+    expect(page.locator("summary", has_text="Score sheet")).to_contain_text("/5)")
+    # A round not yet begun can be taken off again, and put back.
+    editor.locator(".remove-round").click()
+    expect(editor.locator("#closing-edit-list li")).to_have_count(0)
+    expect(page.locator("summary", has_text="Score sheet")).to_contain_text("/1)")
+    editor.locator('[data-add-round="drescher"]').click()
+    expect(editor.locator("#closing-edit-list li")).to_have_count(1)
+    # The ordinary deal ends; the next one is the Drescher round's first.
+    drive([page], random.Random(7))
+    page.click("#next-deal")
+    expect(page.locator("#info-deal-type")).to_contain_text("Drescher", timeout=30_000)
+    # A spectator (another browser) sees the rounds but no editor.
+    watcher = browser.new_context().new_page()
+    open_table(watcher, page.url)
+    watcher.click("#rules-panel summary")
+    expect(watcher.locator("#closing")).to_contain_text("Drescher")
+    watcher.wait_for_load_state("networkidle")  # the table's details and the rules have come
+    assert watcher.locator("#closing-editor").count() == 0
+    watcher.close()
+    page.close()

@@ -63,5 +63,18 @@ def receive_until(
     raise AssertionError("no such frame")
 
 
+def play_until(ws: WebSocketTestSession, frame: dict[str, Any], stop: Any) -> dict[str, Any]:
+    """Seat 0 takes its first legal action and moves on between deals until ``stop(frame)``."""
+    while not stop(frame):
+        if frame["phase"] == "between":
+            ws.send_json({"type": "next"})
+        elif frame["phase"] == "playing" and frame["view"]["to_act"] == 0:
+            legal = frame["view"]["legal_actions"][0]
+            act = {k: v for k, v in legal.items() if k != "seat"}
+            ws.send_json({"type": "act", "version": frame["version"], "action": act})
+        frame = receive_until(ws, lambda m: m["type"] == "state")
+    return frame
+
+
 def pg_url() -> str | None:
     return os.environ.get("STICHWERK_TEST_PG_URL") or None

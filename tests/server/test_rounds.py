@@ -6,7 +6,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from stichwerk.cli.replay import replay_record
-from tests.server.helpers import ORIGIN, guest, new_table, receive_until
+from tests.server.helpers import ORIGIN, guest, new_table, play_until, receive_until
 
 BOTS_4 = [{"kind": "bot", "bot": "random"}] * 4
 
@@ -73,3 +73,95 @@ def test_without_closing_rounds_the_list_ends_after_its_deals(client: TestClient
         last = receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "finished", 5000)
     assert last["sheet"]["length"] == last["sheet"]["counted"] == 2
     assert [r["deal_type"] for r in last["sheet"]["rows"]] == [None, None]
+
+
+CEGO_4 = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+
+
+def _put_rounds(client: TestClient, table: dict[str, Any], rounds: list[str]) -> Any:
+    return client.put(
+        f"/api/tables/{table['id']}/closing_rounds",
+        json={"closing_rounds": rounds},
+        headers=ORIGIN,
+    )
+
+
+def _in_round(kind: str) -> Any:
+    def stop(frame: dict[str, Any]) -> bool:
+        view = frame["view"]
+        return frame["phase"] == "playing" and view is not None and view["deal_type"] == kind
+
+    return stop
+
+
+def test_the_creator_adds_and_changes_closing_rounds_while_the_list_runs(
+    client: TestClient,
+) -> None:
+    guest(client)
+    cookies = dict(client.cookies)
+    table = new_table(client, game="cego", profile="titisee", seats=CEGO_4, series_length=1)
+    assert table["closing_rounds"] == [] and table["yours"]
+    # Late in the evening the table wants a Drescher round after all.
+    r = _put_rounds(client, table, ["drescher"])
+    assert r.status_code == 200, r.text
+    assert r.json()["table"]["closing_rounds"] == ["drescher"]
+    assert client.get(f"/api/tables/{table['id']}").json()["table"]["closing_rounds"] == [
+        "drescher"
+    ]
+    with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
+        frame = receive_until(ws, lambda m: m["type"] == "state")
+        assert frame["sheet"]["closing"] == ["drescher"] and frame["sheet"]["length"] == 5
+        frame = play_until(ws, frame, _in_round("drescher"))
+        # A round under way stays as it is; what follows may still change.
+        refused = _put_rounds(client, table, ["pflichtraeuber"])
+        assert refused.status_code == 409
+        assert refused.json()["error"] == "the drescher round has begun and stays first"
+        r = _put_rounds(client, table, ["drescher", "pflichtraeuber"])
+        assert r.status_code == 200, r.text
+        # Every seat hears of it: the sheet grows by a round.
+        frame = receive_until(ws, lambda m: m["type"] == "state" and m["sheet"]["length"] == 9)
+        last = play_until(ws, frame, lambda m: m["phase"] == "finished")
+    rows = last["sheet"]["rows"]
+    assert [r["deal_type"] for r in rows] == [None] + ["drescher"] * 4 + ["pflichtraeuber"] * 4
+    # Over is over.
+    r = _put_rounds(client, table, ["drescher", "pflichtraeuber", "drescher"])
+    assert r.status_code == 409
+    assert r.json()["error"] == "the list is over: no round can be added"
+    # Only the table's creator decides, and only rounds the rules allow.
+    client.cookies.clear()
+    guest(client)
+    assert _put_rounds(client, table, ["drescher"]).status_code == 403
+    client.cookies.clear()
+    client.cookies.update(cookies)
+    other = new_table(client, game="cego", profile="schwarzwald", seats=CEGO_4)
+    r = _put_rounds(client, other, ["drescher"])
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("closing rounds: drescher deals are not played")
+    assert _put_rounds(client, other, ["ramsch"]).status_code == 400
+    assert (
+        client.put(
+            f"/api/tables/{other['id']}/closing_rounds", json={"rounds": []}, headers=ORIGIN
+        ).status_code
+        == 422
+    )
+    assert _put_rounds(client, {"id": "nope"}, []).status_code == 404
+
+
+def test_taking_off_the_rounds_to_come_ends_the_list(client: TestClient) -> None:
+    guest(client)
+    table = new_table(
+        client,
+        game="cego",
+        profile="titisee",
+        seats=CEGO_4,
+        series_length=1,
+        closing_rounds=["drescher"],
+    )
+    with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
+        frame = receive_until(ws, lambda m: m["type"] == "state")
+        frame = play_until(ws, frame, lambda m: m["phase"] == "between")
+        r = _put_rounds(client, table, [])
+        assert r.status_code == 200, r.text
+        assert r.json()["table"]["status"] == "finished"
+        last = receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "finished")
+    assert last["sheet"]["length"] == 1 and len(last["sheet"]["rows"]) == 1

@@ -24,7 +24,14 @@ from stichwerk.storage.db import MIGRATIONS, Database
 from stichwerk.storage.eventlog import EventWriter
 from stichwerk.storage.models import Base
 from stichwerk.storage.repo import NewEvent, Repo
-from tests.server.helpers import ORIGIN, guest, make_settings, new_table, receive_until
+from tests.server.helpers import (
+    ORIGIN,
+    guest,
+    make_settings,
+    new_table,
+    play_until,
+    receive_until,
+)
 
 PG_URL = os.environ.get(
     "STICHWERK_TEST_PG_URL",
@@ -195,7 +202,7 @@ def _play(ws: Any, steps: int) -> dict[str, Any]:
 
 def _mid_deal(ws: Any) -> dict[str, Any]:
     """Play until seat 0 is to act in a deal that has begun (bots wait for it then)."""
-    return _drive(
+    return play_until(
         ws,
         receive_until(ws, lambda m: m["type"] == "state"),
         lambda m: (
@@ -227,19 +234,6 @@ def test_a_restart_continues_every_unfinished_game(any_url: str, toy: None, game
         assert record["result"] and len(record["actions"]) >= len(before["view"]["history"])
 
 
-def _drive(ws: Any, frame: dict[str, Any], stop: Any) -> dict[str, Any]:
-    """Seat 0 takes its first legal action and moves on between deals until ``stop(frame)``."""
-    while not stop(frame):
-        if frame["phase"] == "between":
-            ws.send_json({"type": "next"})
-        elif frame["phase"] == "playing" and frame["view"]["to_act"] == 0:
-            legal = frame["view"]["legal_actions"][0]
-            act = {k: v for k, v in legal.items() if k != "seat"}
-            ws.send_json({"type": "act", "version": frame["version"], "action": act})
-        frame = receive_until(ws, lambda m: m["type"] == "state")
-    return frame
-
-
 def _in_drescher_at_my_turn(frame: dict[str, Any]) -> bool:
     view = frame["view"]
     return (
@@ -268,7 +262,7 @@ def test_a_restart_in_a_closing_round_carries_on_with_it(any_url: str) -> None:
         with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
             # Play on into the Drescher round, to a deal already under way.
             first = receive_until(ws, lambda m: m["type"] == "state")
-            before = _drive(ws, first, _in_drescher_at_my_turn)
+            before = play_until(ws, first, _in_drescher_at_my_turn)
     assert before["deal"]["number"] >= 1
     # A new server process on the same database: the table is recovered from the log.
     with TestClient(create_app(settings)) as client:
@@ -281,7 +275,7 @@ def test_a_restart_in_a_closing_round_carries_on_with_it(any_url: str) -> None:
             assert after["view"]["deal_type"] == "drescher"
             assert after["view"]["hand"] == before["view"]["hand"]
             assert after["sheet"]["rows"] == before["sheet"]["rows"]
-            last = _drive(ws, after, lambda m: m["phase"] == "finished")
+            last = play_until(ws, after, lambda m: m["phase"] == "finished")
         sheet = last["sheet"]
         assert sheet["counted"] == sheet["length"] == 5
         assert [r["label"] for r in sheet["rows"]][1:] == ["drescher"] * 4

@@ -27,7 +27,7 @@ It knows
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stichwerk.core.errors import StichwerkError
@@ -174,6 +174,43 @@ class Series:
     @property
     def is_over(self) -> bool:
         return self.games_left == 0
+
+    def change_closing(self, closing: Sequence[str], *, dealing: bool = False) -> None:
+        """Put ``closing`` in place of the closing rounds still to come, as a table may decide
+        late in the evening. A round that has begun stays as it is (``dealing``: a deal is
+        under way and counts as begun); a list that is over cannot grow.
+
+        >>> s = Series(SeriesRules(seats=3, games=1))
+        >>> _ = s.record(DealOutcome(settlement=(0, 0, 0)))
+        >>> s.is_over
+        True
+        >>> s.change_closing(["drescher"])
+        Traceback (most recent call last):
+        stichwerk.core.errors.StichwerkError: the list is over: no round can be added
+        >>> s = Series(SeriesRules(seats=3, games=1, closing=("drescher",)))
+        >>> _ = s.record(DealOutcome(settlement=(0, 0, 0)))
+        >>> s.change_closing(["pflichtraeuber", "drescher"], dealing=True)
+        Traceback (most recent call last):
+        stichwerk.core.errors.StichwerkError: the drescher round has begun and stays first
+        >>> s.change_closing(["drescher", "pflichtraeuber"], dealing=True)
+        >>> s.rules.total_games
+        7
+        """
+        games = self.rules.games
+        if games is None:
+            raise StichwerkError("closing rounds need a list of a fixed number of games")
+        if self.is_over:
+            raise StichwerkError("the list is over: no round can be added")
+        dealt = max(self.games_played + int(dealing) - games, 0)
+        begun = -(-dealt // self.rules.seats)
+        old = self.rules.closing[:begun]
+        if tuple(closing[:begun]) != old:
+            rounds = ", then ".join(old)
+            raise StichwerkError(
+                f"the {rounds} round{'s have' if begun > 1 else ' has'} begun and stay"
+                f"{'' if begun > 1 else 's'} first"
+            )
+        self.rules = replace(self.rules, closing=tuple(closing))
 
     @property
     def sitting(self) -> int | None:

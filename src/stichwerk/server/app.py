@@ -24,7 +24,6 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
-from stichwerk.core.state import GameModule
 from stichwerk.games import game_names, get_game
 from stichwerk.server import auth
 from stichwerk.server.bots import BotRunner, available_bots
@@ -32,7 +31,7 @@ from stichwerk.server.config import Settings
 from stichwerk.server.hub import Hub
 from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.security import SECURITY_HEADERS, origin_allowed
-from stichwerk.server.table import ActorContext
+from stichwerk.server.table import ActorContext, EditClosing
 from stichwerk.server.websocket import table_socket
 from stichwerk.storage.db import Database
 from stichwerk.storage.eventlog import EventWriter
@@ -112,6 +111,11 @@ class NewTable(_Body):
     """The seat that deals first; ``None``: drawn by lot, as at a real table."""
     time_limit: Annotated[int, Field(ge=1, le=3600)] = 60
     public: bool = True
+
+
+class ClosingRounds(_Body):
+    closing_rounds: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=10)]
+    """The closing rounds from now on: those begun stay first, the rest may change."""
 
 
 class JoinSeat(_Body):
@@ -247,6 +251,7 @@ def table_json(table: TableInfo, user: UserInfo | None) -> dict[str, Any]:
         "status": table.status,
         "invite": table.invite if mine else None,
         "your_seat": table.seat_of(user.id) if user is not None else None,
+        "yours": user is not None and table.created_by == user.id,
     }
 
 
@@ -291,17 +296,18 @@ def _replay_steps(record_json: str) -> list[dict[str, Any]]:
 
 
 def _check_closing_rounds(
-    module: GameModule, profile: str, options: dict[str, Any], seats: int, body: NewTable
+    game: str, profile: str, options: dict[str, Any], seats: int, rounds: list[str]
 ) -> tuple[str, ...]:
     """The table's closing rounds, each a deal type the game has and the table's rules allow
     (a trial deal of that type asks the engine); else 400 with one line."""
-    closing = tuple(body.closing_rounds)
+    module = get_game(game)
+    closing = tuple(rounds)
     if not closing:
         return closing
     if not module.deal_types:
         with_rounds = [g for g in game_names() if get_game(g).deal_types]
         raise HTTPException(
-            400, f"{body.game} has no closing rounds (only {', '.join(with_rounds) or 'none'})"
+            400, f"{game} has no closing rounds (only {', '.join(with_rounds) or 'none'})"
         )
     for kind in closing:
         if kind not in module.deal_types:
@@ -403,7 +409,9 @@ def api_router() -> APIRouter:
             )
         # A trial deal checks the seat count and every override the way the engine reads them.
         module.new_deal(profile=profile, options=body.options, players=len(seats), dealer=0, seed=0)
-        closing = _check_closing_rounds(module, profile, body.options, len(seats), body)
+        closing = _check_closing_rounds(
+            body.game, profile, body.options, len(seats), body.closing_rounds
+        )
         first_dealer = body.first_dealer
         if first_dealer is None:
             first_dealer = secrets.randbelow(len(seats))
@@ -471,6 +479,35 @@ def api_router() -> APIRouter:
             raise HTTPException(409, str(exc)) from None
         await svc.hub.actor(info.id)
         svc.hub.notify(info.id)
+        return {"table": table_json(info, user)}
+
+    @router.put("/tables/{table_id}/closing_rounds")
+    async def closing_rounds(
+        request: Request, table_id: str, body: ClosingRounds
+    ) -> dict[str, Any]:
+        """The creator changes the closing rounds still to come, e.g. adds a Drescher round late
+        in the evening; the table's actor checks what has begun, stores and broadcasts."""
+        user = await require_user(request)
+        svc = services(request)
+        info = await asyncio.to_thread(svc.repo.table, table_id[:32])
+        if info is None:
+            raise HTTPException(404, "no such table")
+        if info.created_by != user.id:
+            raise HTTPException(403, "only the table's creator may change its closing rounds")
+        rounds = _check_closing_rounds(
+            info.game, info.profile, info.options, info.seats, body.closing_rounds
+        )
+        actor = await svc.hub.actor(info.id)
+        if actor is None:
+            raise HTTPException(503, "the table cannot be served just now; try again")
+        done: asyncio.Future[TableInfo] = asyncio.get_running_loop().create_future()
+        actor.post(EditClosing(rounds, done))
+        try:
+            info = await asyncio.wait_for(done, timeout=10)
+        except StichwerkError as exc:
+            raise HTTPException(409, str(exc)) from None
+        except TimeoutError:
+            raise HTTPException(503, "the table did not answer; try again") from None
         return {"table": table_json(info, user)}
 
     @router.get("/tables/{table_id}/deals")

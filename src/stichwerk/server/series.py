@@ -56,6 +56,10 @@ class TableSeries:
         """Whether every deal of the list is played."""
         return self.series.is_over
 
+    def change_closing(self, closing: tuple[str, ...], *, dealing: bool) -> None:
+        """New closing rounds in place of those still to come (``Series.change_closing``)."""
+        self.series.change_closing(closing, dealing=dealing)
+
     def deal_args(self) -> dict[str, Any]:
         """``dealer``, ``players``, ``deal_type`` in a closing round, and any duty arguments
         for the game's ``new_deal``."""

@@ -113,6 +113,15 @@ class Refresh:
 
 
 @dataclass
+class EditClosing:
+    """The table's creator puts new closing rounds in place of those still to come; ``done``
+    gets the stored table, or the ``StichwerkError`` that says why not."""
+
+    rounds: tuple[str, ...]
+    done: asyncio.Future[TableInfo]
+
+
+@dataclass
 class BotMove:
     version: int
     seat: int
@@ -130,7 +139,18 @@ class NewDeal:
     """Internal: deal the next deal of the series, if it is still due."""
 
 
-Command = Join | Leave | ActCommand | NextCommand | SyncCommand | Refresh | BotMove | Wake | NewDeal
+Command = (
+    Join
+    | Leave
+    | ActCommand
+    | NextCommand
+    | SyncCommand
+    | Refresh
+    | EditClosing
+    | BotMove
+    | Wake
+    | NewDeal
+)
 
 
 @dataclass(frozen=True)
@@ -282,6 +302,15 @@ class TableActor:
                 conn.send(self._state_frame(conn.seat))
             case Refresh():
                 await self._refresh()
+            case EditClosing(rounds, done):
+                try:
+                    changed = await self._edit_closing(rounds)
+                except Exception as exc:
+                    if not done.done():  # the request may have given up waiting
+                        done.set_exception(exc)
+                else:
+                    if not done.done():
+                        done.set_result(changed)
             case BotMove(version, seat, action, error):
                 await self._bot_move(version, seat, action, error)
             case Wake():
@@ -398,6 +427,25 @@ class TableActor:
             self.info = _with_status(info, "playing")
             await self._new_deal()
         self._broadcast()
+
+    async def _edit_closing(self, rounds: tuple[str, ...]) -> TableInfo:
+        if self.info.status == "finished":
+            raise StichwerkError("the list is over: no round can be added")
+        dealing = self.state is not None and not self.state.is_over
+        before = self.series.series.rules
+        self.series.change_closing(rounds, dealing=dealing)
+        try:
+            info = await asyncio.to_thread(self.ctx.repo.set_closing_rounds, self.info.id, rounds)
+        except Exception:
+            self.series.series.rules = before
+            raise
+        self.info = _with_status(info, self.info.status)
+        if self.series.is_over and not dealing and self.info.status == "playing":
+            # The rounds still to come were taken off: the list ends with the last deal.
+            await asyncio.to_thread(self.ctx.repo.set_table_status, self.info.id, "finished")
+            self.info = _with_status(self.info, "finished")
+        self._broadcast()
+        return self.info
 
     async def _bot_move(
         self, version: int, seat: int, action: Action | None, error: str | None

@@ -303,6 +303,19 @@ class Repo:
                 raise SeatTaken(f"seat {seat} is not free")
             return self._table_info(session, table)
 
+    def set_closing_rounds(self, table_id: str, closing_rounds: tuple[str, ...]) -> TableInfo:
+        """Store the table's closing rounds (the actor has checked that no begun round
+        changes); returns the table."""
+        with Session(self.db.write) as session, session.begin():
+            session.execute(
+                update(Table)
+                .where(Table.id == table_id)
+                .values(closing_rounds=list(closing_rounds))
+            )
+        table = self.table(table_id)
+        assert table is not None
+        return table
+
     def set_table_status(self, table_id: str, status: str) -> None:
         """Mark a table ``open``, ``playing`` or ``finished``."""
         with Session(self.db.write) as session, session.begin():

@@ -60,13 +60,14 @@ function fill(text, vars) {
 /**
  * Call the JSON API; throws an Error with the server's one-line message.
  * @param {string} path
- * @param {any} [body] when given, the request is a POST of this JSON
+ * @param {any} [body] when given, the request sends this JSON (a POST unless ``method`` says)
+ * @param {string} [method]
  */
-export async function api(path, body) {
+export async function api(path, body, method = "POST") {
   /** @type {RequestInit} */
   const init = { credentials: "same-origin" };
   if (body !== undefined) {
-    init.method = "POST";
+    init.method = method;
     init.headers = { "content-type": "application/json" };
     init.body = JSON.stringify(body);
   }

@@ -8,7 +8,7 @@ import { actLabel, actTitle, api, cardName, el, joinNames, loadTexts, t, toast }
 import { cardBack, cardElement } from "./cards.js";
 import { dealtHands, gameLine, gamePanel, laidOutBeside, neverWinsBadge, ownBlind, resultCard } from "./panels.js";
 import { closingView, overridesView, settingMeanings } from "./rules.js";
-import { sheetLabel, tableTitle } from "./words.js";
+import { dealTypeName, sheetLabel, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("table-app"));
 const tableId = root.dataset.table || "";
@@ -19,6 +19,7 @@ const invite = new URLSearchParams(location.search).get("invite");
 /** @type {any} */ let tableMeta = null; // the lobby record (invite link for the people at it)
 /** @type {any} */ let profileDefaults = null; // the profile's settings (to show overrides against)
 /** @type {Record<string, string>} */ let settingDocs = {}; // each setting's meaning (a tooltip on the rules table)
+/** @type {string[]} */ let dealTypes = []; // the deal types the game may close a list with
 /** @type {number|null} */ let mySeat = null;
 /** @type {WebSocket|null} */ let socket = null;
 let waiting = false;                     // an action was sent and not yet answered
@@ -92,14 +93,16 @@ async function refreshMeta() {
   render();
 }
 
-/** The profile's own settings, so the overrides can be shown beside what they replace. */
+/** The profile's own settings, so the overrides can be shown beside what they replace, and the
+ * deal types the game's closing rounds may be of. */
 async function loadDefaults() {
-  if (profileDefaults || !info || !Object.keys(info.options || {}).length) return;
+  if (profileDefaults || !info) return;
   try {
     const games = (await api("/api/games")).games;
     const game = games.find((/** @type {any} */ g) => g.name === info.game);
     profileDefaults = game ? game.settings[info.profile] || {} : {};
     settingDocs = settingMeanings(game);
+    dealTypes = game ? game.deal_types || [] : [];
   } catch (error) {
     profileDefaults = {};
   }
@@ -501,14 +504,65 @@ function sheetPanel() {
   ]);
 }
 
+/** The closing rounds as they stand now: the sheet carries them once the table plays. */
+function closingNow() {
+  /** @type {string[]} */
+  const rounds = frame.sheet && frame.sheet.closing ? frame.sheet.closing : info.closing_rounds || [];
+  return rounds;
+}
+
+/**
+ * The table's creator may change the closing rounds still to come (the server refuses, with
+ * its reason, to change one that has begun): a ✕ per round, a button per round the rules allow.
+ */
+function closingEditor() {
+  if (!tableMeta || !tableMeta.yours || frame.status === "finished" || !dealTypes.length || !profileDefaults) return null;
+  const options = info.options || {};
+  const allowed = dealTypes.filter((kind) => (kind in options ? options[kind] : profileDefaults[kind]) === true);
+  const rounds = closingNow();
+  if (!allowed.length && !rounds.length) return null;
+  /** @param {string[]} next */
+  async function change(next) {
+    try {
+      const { table } = await api(`/api/tables/${encodeURIComponent(tableId)}/closing_rounds`, { closing_rounds: next }, "PUT");
+      info.closing_rounds = table.closing_rounds;
+      render();
+    } catch (error) {
+      toast(/** @type {Error} */ (error).message);
+    }
+  }
+  const list = el("ol", { class: "closing-list", id: "closing-edit-list" });
+  rounds.forEach((kind, i) => {
+    list.append(el("li", { "data-round": kind }, [
+      t("lobby.round_of", { name: dealTypeName(kind) }), " ",
+      el("button", {
+        type: "button", class: "remove-round", "aria-label": `${t("lobby.remove_round")}: ${dealTypeName(kind)}`, text: "✕",
+        onclick: () => change(rounds.filter((_, j) => j !== i)),
+      }),
+    ]));
+  });
+  return el("div", { class: "closing-box", id: "closing-editor" }, [
+    el("span", { class: "closing-title", text: t("lobby.closing") }),
+    rounds.length ? list : el("span", { class: "note", text: ` ${t("lobby.closing_empty")}` }),
+    el("div", { class: "closing-add" }, allowed.map((kind) => el("button", {
+      type: "button", class: "add-round", "data-add-round": kind, title: t("table.closing_change"),
+      text: `+ ${t("lobby.round_of", { name: dealTypeName(kind) })}`,
+      onclick: () => change([...rounds, kind]),
+    }))),
+    el("small", { class: "setting-doc", text: t("table.closing_change") }),
+  ]);
+}
+
 function rulesPanel() {
-  const special = Object.keys(info.options || {}).length > 0 || (info.closing_rounds || []).length > 0;
+  const closing = closingNow();
+  const special = Object.keys(info.options || {}).length > 0 || closing.length > 0;
   // Open while people gather, and through the first deal when the table changes the rules or
   // closes its list with special rounds.
   const openByDefault = frame.phase === "waiting" || (special && (!frame.deal || frame.deal.number === 0));
   return collapsible("rules-panel", openByDefault, t("table.settings"), [
     el("p", {}, [`${t("lobby.series")}: ${info.series_length} · ${t("lobby.time_limit")}: ${info.time_limit}`]),
-    closingView(info, "closing"),
+    closingView({ ...info, closing_rounds: closing }, "closing"),
+    closingEditor(),
     overridesView(info, profileDefaults, "rules", settingDocs),
   ]);
 }
