@@ -140,6 +140,18 @@ def test_score_the_seeds_beispiel_2(tmp_path: Path) -> None:
     assert out.exit_code == 2 and "'re_augen' of the summary must be a whole number" in out.stderr
 
 
+def test_an_action_named_with_a_newline_is_refused_on_one_line(tmp_path: Path) -> None:
+    record = finished_record()
+    record["actions"][0]["act"] = "\n"
+    with pytest.raises(StichwerkError) as refused:
+        replay_record(record)
+    seat = record["actions"][0]["seat"]
+    assert "\n" not in str(refused.value)
+    assert f"(seat {seat}, \\n) is illegal" in str(refused.value)
+    out = runner.invoke(app, ["replay", write(tmp_path, record)])
+    assert out.exit_code == 2 and len(out.stderr.splitlines()) == 1
+
+
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_no_mutation_of_a_record_gives_a_traceback(data: st.DataObject) -> None:

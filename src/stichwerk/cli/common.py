@@ -6,7 +6,7 @@ from typing import Any, NoReturn
 
 import typer
 
-from stichwerk.core.errors import StichwerkError
+from stichwerk.core.errors import StichwerkError, one_line
 from stichwerk.core.record import load_json_object
 
 ERROR_EXIT = 2
@@ -14,7 +14,7 @@ ERROR_EXIT = 2
 
 def fail(message: str) -> NoReturn:
     """Print one line to standard error and exit with status 2."""
-    typer.echo(f"stichwerk: {message}", err=True)
+    typer.echo(f"stichwerk: {one_line(message)}", err=True)
     raise typer.Exit(ERROR_EXIT)
 
 

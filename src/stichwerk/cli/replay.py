@@ -4,7 +4,7 @@ from typing import Any
 
 from stichwerk.cli.common import fail, print_json, read_object
 from stichwerk.core.action import Action
-from stichwerk.core.errors import IllegalAction, StichwerkError
+from stichwerk.core.errors import IllegalAction, StichwerkError, one_line
 from stichwerk.core.record import get_list
 from stichwerk.games import get_game
 
@@ -26,11 +26,11 @@ def replay_record(record: dict[str, Any]) -> dict[str, Any]:
             state.apply(action)
         except IllegalAction as exc:
             raise IllegalAction(
-                f"action {index} (seat {action.seat}, {action.act}) is illegal: {exc}"
+                f"action {index} (seat {action.seat}, {one_line(action.act)}) is illegal: {exc}"
             ) from None
         except StichwerkError as exc:
             raise StichwerkError(
-                f"action {index} (seat {action.seat}, {action.act}): {exc}"
+                f"action {index} (seat {action.seat}, {one_line(action.act)}): {exc}"
             ) from None
     if state.is_over:
         result = state.result()

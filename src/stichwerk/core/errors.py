@@ -23,3 +23,13 @@ class RecordError(StichwerkError):
 
 class CardError(RecordError):
     """An unknown or duplicated card code."""
+
+
+def one_line(text: str) -> str:
+    """``text`` fit for a one-line message: a newline or other control character that came from
+    the input (an action named "\\n" in a record) is shown escaped, as Python writes it.
+
+    >>> one_line("seat 0, \\n")
+    'seat 0, \\\\n'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
