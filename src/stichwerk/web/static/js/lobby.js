@@ -2,8 +2,8 @@
 // The lobby: log in or play as a guest, see open tables, open a new one.
 
 import { api, el, loadTexts, t, tOr, toast } from "./common.js";
-import { settingMeanings, settingName, settingValue } from "./rules.js";
-import { closingRoundsText, dealTypeName, tableTitle } from "./words.js";
+import { closingRoundControls, settingMeanings, settingName, settingValue } from "./rules.js";
+import { closingRoundsText, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("lobby-app"));
 /** Profile facts a table does not override (the seat count is chosen above). */
@@ -150,21 +150,10 @@ function createPanel() {
       return;
     }
     closingBox.hidden = false;
-    const list = el("ol", { class: "closing-list", id: "closing-list" });
-    closing.forEach((kind, i) => {
-      list.append(el("li", { "data-round": kind }, [
-        t("lobby.round_of", { name: dealTypeName(kind) }), " ",
-        el("button", {
-          type: "button", class: "remove-round", "aria-label": `${t("lobby.remove_round")}: ${dealTypeName(kind)}`, text: "✕",
-          onclick: () => { closing.splice(i, 1); drawClosing(); },
-        }),
-      ]));
+    const { list, adders } = closingRoundControls(closing, allowed, "closing-list", (next) => {
+      closing = next;
+      drawClosing();
     });
-    const adders = allowed.map((/** @type {string} */ kind) => el("button", {
-      type: "button", class: "add-round", "data-add-round": kind, title: tOr(`cego.explain.${kind}`, ""),
-      text: `+ ${t("lobby.round_of", { name: dealTypeName(kind) })}`,
-      onclick: () => { closing.push(kind); drawClosing(); },
-    }));
     closingBox.replaceChildren(
       el("span", { class: "closing-title", text: t("lobby.closing") }),
       closing.length ? list : el("span", { class: "note", text: ` ${t("lobby.closing_empty")}` }),

@@ -3,7 +3,7 @@
 // beside the profile's own value.
 
 import { LANG, el, t, tOr } from "./common.js";
-import { closingRoundsText } from "./words.js";
+import { closingRoundsText, dealTypeName } from "./words.js";
 
 /**
  * A setting's value as a person reads it.
@@ -80,4 +80,33 @@ export function closingView(table, id) {
     class: "closing-rounds", id, "data-rounds": rounds.join(" "),
     text: t("table.closing", { rounds: closingRoundsText(rounds), n: rounds.length * seats }),
   });
+}
+
+/**
+ * Controls for a list of closing rounds: the list with a ✕ per round, and a "+ round" button per
+ * deal type in ``allowed``; ``change`` gets the whole new list (the lobby's form and the table's
+ * editor both use them).
+ * @param {string[]} rounds
+ * @param {string[]} allowed
+ * @param {string} listId
+ * @param {(next: string[]) => void} change
+ * @returns {{list: HTMLElement, adders: HTMLElement[]}}
+ */
+export function closingRoundControls(rounds, allowed, listId, change) {
+  const list = el("ol", { class: "closing-list", id: listId });
+  rounds.forEach((kind, i) => {
+    list.append(el("li", { "data-round": kind }, [
+      t("lobby.round_of", { name: dealTypeName(kind) }), " ",
+      el("button", {
+        type: "button", class: "remove-round", "aria-label": `${t("lobby.remove_round")}: ${dealTypeName(kind)}`, text: "✕",
+        onclick: () => change(rounds.filter((_, j) => j !== i)),
+      }),
+    ]));
+  });
+  const adders = allowed.map((kind) => el("button", {
+    type: "button", class: "add-round", "data-add-round": kind, title: tOr(`cego.explain.${kind}`, ""),
+    text: `+ ${t("lobby.round_of", { name: dealTypeName(kind) })}`,
+    onclick: () => change([...rounds, kind]),
+  }));
+  return { list, adders };
 }

@@ -7,8 +7,8 @@
 import { actLabel, actTitle, api, cardName, el, joinNames, loadTexts, t, toast } from "./common.js";
 import { cardBack, cardElement } from "./cards.js";
 import { dealtHands, gameLine, gamePanel, laidOutBeside, neverWinsBadge, ownBlind, resultCard } from "./panels.js";
-import { closingView, overridesView, settingMeanings } from "./rules.js";
-import { dealTypeName, sheetLabel, tableTitle } from "./words.js";
+import { closingRoundControls, closingView, overridesView, settingMeanings } from "./rules.js";
+import { sheetLabel, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("table-app"));
 const tableId = root.dataset.table || "";
@@ -531,24 +531,11 @@ function closingEditor() {
       toast(/** @type {Error} */ (error).message);
     }
   }
-  const list = el("ol", { class: "closing-list", id: "closing-edit-list" });
-  rounds.forEach((kind, i) => {
-    list.append(el("li", { "data-round": kind }, [
-      t("lobby.round_of", { name: dealTypeName(kind) }), " ",
-      el("button", {
-        type: "button", class: "remove-round", "aria-label": `${t("lobby.remove_round")}: ${dealTypeName(kind)}`, text: "✕",
-        onclick: () => change(rounds.filter((_, j) => j !== i)),
-      }),
-    ]));
-  });
+  const { list, adders } = closingRoundControls(rounds, allowed, "closing-edit-list", change);
   return el("div", { class: "closing-box", id: "closing-editor" }, [
     el("span", { class: "closing-title", text: t("lobby.closing") }),
     rounds.length ? list : el("span", { class: "note", text: ` ${t("lobby.closing_empty")}` }),
-    el("div", { class: "closing-add" }, allowed.map((kind) => el("button", {
-      type: "button", class: "add-round", "data-add-round": kind, title: t("table.closing_change"),
-      text: `+ ${t("lobby.round_of", { name: dealTypeName(kind) })}`,
-      onclick: () => change([...rounds, kind]),
-    }))),
+    el("div", { class: "closing-add" }, adders),
     el("small", { class: "setting-doc", text: t("table.closing_change") }),
   ]);
 }
