@@ -136,9 +136,10 @@ def drive(pages: list[Page], rng: random.Random, *, stop: object = None, limit: 
 
 
 def drive_to_a_trick(page: Page, rng: random.Random, *, deals: int = 5) -> None:
-    """Play until it is this page's turn with cards in the trick. A deal may end before its
-    first trick (a redeal: Schmeißen, Neu Geben, an Armut nobody takes, which does not count
-    toward the series), so move on to the next deal then, as a person would."""
+    """Play until it is this page's turn with cards in the trick. A deal may end before that
+    (a redeal: Schmeißen, Neu Geben, an Armut nobody takes; a Bettel or Piccolo lost early; this
+    seat leading every trick), so move on to the next deal then, as a person would: the table
+    needs a series of a few deals."""
     for _ in range(deals):
         drive([page], rng, stop=lambda: my_turn(page) and len(trick(page)) > 0)
         if my_turn(page) and trick(page):
