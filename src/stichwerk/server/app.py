@@ -31,6 +31,7 @@ from stichwerk.server.config import Settings
 from stichwerk.server.hub import Hub
 from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.security import SECURITY_HEADERS, origin_allowed
+from stichwerk.server.series import TableSeries
 from stichwerk.server.table import ActorContext, EditClosing
 from stichwerk.server.websocket import table_socket
 from stichwerk.storage.db import Database
@@ -415,8 +416,19 @@ def api_router() -> APIRouter:
         first_dealer = body.first_dealer
         if first_dealer is None:
             first_dealer = secrets.randbelow(len(seats))
-        elif first_dealer >= len(seats):
-            raise HTTPException(400, f"the first dealer must be a seat from 0 to {len(seats) - 1}")
+        try:
+            # A trial list checks the first dealer (and the rounds) as the table's own will.
+            TableSeries(
+                body.game,
+                profile,
+                body.options,
+                len(seats),
+                body.series_length,
+                closing,
+                first_dealer,
+            )
+        except StichwerkError as exc:
+            raise HTTPException(400, str(exc)) from None
         table = await asyncio.to_thread(
             svc.repo.create_table,
             game=body.game,

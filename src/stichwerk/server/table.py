@@ -397,10 +397,14 @@ class TableActor:
         self.deal_finished_at = time.monotonic()
         self.ready.clear()
         if self.series.is_over:
-            await asyncio.to_thread(self.ctx.repo.set_table_status, self.info.id, "finished")
-            self.info = _with_status(self.info, "finished")
+            await self._close_table()
         else:
             self._wake_in(self.info.time_limit)
+
+    async def _close_table(self) -> None:
+        """The list is over: the table is finished, in the database and here."""
+        await asyncio.to_thread(self.ctx.repo.set_table_status, self.info.id, "finished")
+        self.info = _with_status(self.info, "finished")
 
     def _next(self, conn: Conn) -> None:
         if conn.seat is None or self.state is None or not self.state.is_over:
@@ -432,18 +436,18 @@ class TableActor:
         if self.info.status == "finished":
             raise StichwerkError("the list is over: no round can be added")
         dealing = self.state is not None and not self.state.is_over
-        before = self.series.series.rules
+        before = self.info.closing_rounds
         self.series.change_closing(rounds, dealing=dealing)
         try:
             info = await asyncio.to_thread(self.ctx.repo.set_closing_rounds, self.info.id, rounds)
         except Exception:
-            self.series.series.rules = before
+            # Not stored: back to the list as it was (its begun rounds are these rounds too).
+            self.series.change_closing(before, dealing=dealing)
             raise
         self.info = _with_status(info, self.info.status)
         if self.series.is_over and not dealing and self.info.status == "playing":
             # The rounds still to come were taken off: the list ends with the last deal.
-            await asyncio.to_thread(self.ctx.repo.set_table_status, self.info.id, "finished")
-            self.info = _with_status(self.info, "finished")
+            await self._close_table()
         self._broadcast()
         return self.info
 
