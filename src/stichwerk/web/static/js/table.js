@@ -223,7 +223,7 @@ function waitingPanel() {
   }
   // Everyone sees the table's rules before the first deal, overrides first.
   children.push(overridesView(info, profileDefaults, "waiting-rules", settingDocs));
-  const closing = closingView(info, "waiting-closing");
+  const closing = closingView({ ...info, closing_rounds: closingNow() }, "waiting-closing");
   if (closing) children.push(closing);
   if (mySeat === null) {
     const free = frame.seats.filter((/** @type {any} */ s) => s.kind === "human" && !s.taken);
@@ -504,11 +504,13 @@ function sheetPanel() {
   ]);
 }
 
-/** The closing rounds as they stand now: the sheet carries them once the table plays. */
+/**
+ * The closing rounds as they stand now: every state frame's sheet carries them (the welcome's
+ * table info says only what they were when this page connected).
+ * @returns {string[]}
+ */
 function closingNow() {
-  /** @type {string[]} */
-  const rounds = frame.sheet && frame.sheet.closing ? frame.sheet.closing : info.closing_rounds || [];
-  return rounds;
+  return frame.sheet.closing;
 }
 
 /**
@@ -524,9 +526,8 @@ function closingEditor() {
   /** @param {string[]} next */
   async function change(next) {
     try {
-      const { table } = await api(`/api/tables/${encodeURIComponent(tableId)}/closing_rounds`, { closing_rounds: next }, "PUT");
-      info.closing_rounds = table.closing_rounds;
-      render();
+      // The table broadcasts the changed sheet to every seat, this page included.
+      await api(`/api/tables/${encodeURIComponent(tableId)}/closing_rounds`, { closing_rounds: next }, "PUT");
     } catch (error) {
       toast(/** @type {Error} */ (error).message);
     }
