@@ -54,9 +54,9 @@ class DoppelkopfSearchBot:
         self.bid_samples = bid_samples
         self.max_worlds = max_worlds
         self.confidence = confidence
+        """How many standard errors a card must gain over the heuristic's to be played."""
         self.public = public
         """Roll-outs where the seats know only what the table knows of the parties."""
-        """How many standard errors a card must gain over the heuristic's to be played."""
         self.rng = random.Random(f"search-{seed}")
         self.heuristic = DoppelkopfHeuristicBot(seed)
         self.worlds_last = 0
