@@ -18,8 +18,8 @@ from stichwerk.doppelkopf.profiles import Profile
 from stichwerk.doppelkopf.scoring import FUCHS, PARTIES, Announced, DealFacts, trick_extras
 from stichwerk.doppelkopf.trumps import (
     SCHEME_OF_GAME,
-    TRUMP,
     Order,
+    finds_hochzeit_partner,
     may_show_sau,
     order_for,
     sau_cards,
@@ -140,16 +140,15 @@ class FastPlay:
                 fast.announce(seat, act)
         for seats, ids, win in d["tricks"]:
             fast._record_events(list(seats), list(ids), win)
+            fast.last_seats, fast.last_ids, fast.last_winner = list(seats), list(ids), win
+        # Every card played so far, and who showed out of the class led.
+        kind = fast.order.cls
+        played = [(seats, ids) for seats, ids, _ in d["tricks"]]
+        for seats, ids in [*played, (d["trick_seats"], d["trick_ids"])]:
             for s, i in zip(seats, ids, strict=True):
                 fast.played |= 1 << i
-                if i != ids[0] and fast.order.cls[i >> 1] != fast.order.cls[ids[0] >> 1]:
-                    fast.voids[s] |= 1 << fast.order.cls[ids[0] >> 1]
-            fast.last_seats, fast.last_ids, fast.last_winner = list(seats), list(ids), win
-        for s, i in zip(d["trick_seats"], d["trick_ids"], strict=True):
-            fast.played |= 1 << i
-            first = d["trick_ids"][0]
-            if fast.order.cls[i >> 1] != fast.order.cls[first >> 1]:
-                fast.voids[s] |= 1 << fast.order.cls[first >> 1]
+                if kind[i >> 1] != kind[ids[0] >> 1]:
+                    fast.voids[s] |= 1 << kind[ids[0] >> 1]
         fast.augen = list(d["augen"])
         fast.tricks_won = list(d["tricks_won"])
         fast.trick_seats = list(d["trick_seats"])
@@ -255,24 +254,12 @@ class FastPlay:
     def _clarify_hochzeit(self, ids: list[int], seats: list[int], win: int) -> None:
         p = self.profile
         h = self.hochzeiter
-        if win != h:
-            rule = p.hochzeit_partner
-            cls = self.order.cls
-            lead_trump = cls[ids[0] >> 1] == TRUMP
-            if rule == "fehl-led":
-                counts = not lead_trump
-            elif rule == "trump-led":
-                counts = lead_trump
-            elif rule == "fehl-won":
-                counts = cls[ids[seats.index(win)] >> 1] != TRUMP
-            else:
-                counts = True
-            if counts:
-                self.clarified = self.trick_no
-                for s in range(self.seats):
-                    if self.next_seat[s] >= 0:
-                        self.party[s] = 0 if s in (h, win) else 1
-                return
+        if win != h and finds_hochzeit_partner(p, self.order, ids, seats.index(win)):
+            self.clarified = self.trick_no
+            for s in range(self.seats):
+                if self.next_seat[s] >= 0:
+                    self.party[s] = 0 if s in (h, win) else 1
+            return
         if self.trick_no >= p.hochzeit_tricks:
             self.clarified = self.trick_no
             self.soloist = h

@@ -36,6 +36,7 @@ from stichwerk.doppelkopf.trumps import (
     SCHEME_OF_GAME,
     TRUMP,
     Order,
+    finds_hochzeit_partner,
     may_show_sau,
     order_for,
     sau_cards,
@@ -878,18 +879,8 @@ class DokoState:
         h = self._hochzeiter
         assert h is not None
         if win != h:
-            rule = self.profile.hochzeit_partner
-            lead_trump = self._order.cls[ids[0] >> 1] == TRUMP
-            if rule == "fehl-led":
-                counts = not lead_trump
-            elif rule == "trump-led":
-                counts = lead_trump
-            elif rule == "fehl-won":
-                winning = ids[self._tricks[-1][0].index(win)]
-                counts = self._order.cls[winning >> 1] != TRUMP
-            else:
-                counts = True
-            if counts:
+            won_by = self._tricks[-1][0].index(win)
+            if finds_hochzeit_partner(self.profile, self._order, ids, won_by):
                 self._clarified_at = number
                 self._shift = number - 1 if self.profile.hochzeit_shift else 0
                 for s in self._seat_order:

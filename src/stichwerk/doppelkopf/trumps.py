@@ -185,6 +185,20 @@ def may_show_sau(
     return True
 
 
+def finds_hochzeit_partner(profile: Profile, order: Order, cards: list[int], won_by: int) -> bool:
+    """Whether a trick that another seat than the Hochzeiter won makes its winner the partner,
+    by the profile's ``hochzeit_partner`` rule (``cards``: card ids in the order played;
+    ``won_by``: the index of the winning card)."""
+    rule = profile.hochzeit_partner
+    if rule == "fehl-led":
+        return order.cls[cards[0] >> 1] != TRUMP
+    if rule == "trump-led":
+        return order.cls[cards[0] >> 1] == TRUMP
+    if rule == "fehl-won":
+        return order.cls[cards[won_by] >> 1] != TRUMP
+    return True
+
+
 def winner_of(cards: list[int], order: Order, last: bool) -> int:
     """The index in ``cards`` (card ids, in the order played) of the card that wins the trick."""
     cls = order.cls
