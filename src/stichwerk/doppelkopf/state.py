@@ -36,9 +36,11 @@ from stichwerk.doppelkopf.trumps import (
     SCHEME_OF_GAME,
     TRUMP,
     Order,
+    armut_trumps,
     finds_hochzeit_partner,
     may_show_sau,
     order_for,
+    reservation_kinds,
     sau_cards,
     winner_of,
 )
@@ -282,10 +284,7 @@ class DokoState:
         return (hand & self._normal_trumps()).bit_count()
 
     def _armut_count(self, hand: Bits) -> int:
-        trumps = hand & self._normal_trumps()
-        if not self.profile.armut_fox_is_trump:
-            trumps &= ~id_mask("DA")
-        return trumps.bit_count()
+        return armut_trumps(self.profile, hand)
 
     def _eligible(self, seat: int) -> list[str]:
         """The reservation kinds ``seat`` may declare (solo first)."""
@@ -295,20 +294,7 @@ class DokoState:
         return hit
 
     def _find_eligible(self, seat: int) -> list[str]:
-        p = self.profile
-        hand = self._dealt[seat]
-        kinds: list[str] = []
-        if p.solo_types:
-            kinds.append("solo")
-        if (hand & CQ_MASK) == CQ_MASK:
-            kinds.append("hochzeit")
-        if p.armut and self._armut_count(hand) <= p.armut_max_trumps:
-            kinds.append("armut")
-        if p.schmeissen_min_nines and (hand & NINES).bit_count() >= p.schmeissen_min_nines:
-            kinds.append("schmeissen")
-        if p.neu_geben_below_trumps and self._trump_count(hand) < p.neu_geben_below_trumps:
-            kinds.append("neu-geben")
-        return kinds
+        return reservation_kinds(self.profile, self._dealt[seat])
 
     def _kind_rank(self, kind: str) -> int:
         for i, group in enumerate(self.profile.reservation_order):

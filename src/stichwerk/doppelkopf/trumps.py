@@ -17,7 +17,7 @@ Fleischloser has none. A scheme plus the table's settings and the deal's Sau sta
 from dataclasses import dataclass
 
 from stichwerk.core.bits import Bits
-from stichwerk.doppelkopf.cards import CODES, code_mask, code_of
+from stichwerk.doppelkopf.cards import CODES, NINES, code_mask, code_of
 from stichwerk.doppelkopf.profiles import Profile
 
 TRUMP = 4
@@ -183,6 +183,36 @@ def may_show_sau(
     if profile.sau_deadline == "when-playing":
         return to_act
     return True
+
+
+def armut_trumps(profile: Profile, hand: Bits) -> int:
+    """The trumps a hand counts toward an Armut: those of the normal game, the Füchse left out
+    unless the profile counts them."""
+    trumps = hand & order_for("normal", profile).trump_mask
+    if not profile.armut_fox_is_trump:
+        trumps &= ~code_mask(code_of("DA"))
+    return trumps.bit_count()
+
+
+def reservation_kinds(profile: Profile, hand: Bits) -> list[str]:
+    """The reservations a dealt hand allows by the profile (solo first): ``solo``, ``hochzeit``
+    (both Kreuz-Damen), ``armut``, ``schmeissen`` (enough nines), ``neu-geben`` (too few
+    trumps). The engine offers these; the bots plan with the same list."""
+    p = profile
+    kinds: list[str] = []
+    if p.solo_types:
+        kinds.append("solo")
+    cq = code_mask(code_of("CQ"))
+    if hand & cq == cq:
+        kinds.append("hochzeit")
+    if p.armut and armut_trumps(p, hand) <= p.armut_max_trumps:
+        kinds.append("armut")
+    if p.schmeissen_min_nines and (hand & NINES).bit_count() >= p.schmeissen_min_nines:
+        kinds.append("schmeissen")
+    trumps = (hand & order_for("normal", p).trump_mask).bit_count()
+    if p.neu_geben_below_trumps and trumps < p.neu_geben_below_trumps:
+        kinds.append("neu-geben")
+    return kinds
 
 
 def finds_hochzeit_partner(profile: Profile, order: Order, cards: list[int], won_by: int) -> bool:

@@ -25,12 +25,18 @@ from stichwerk.bots.doppelkopf.policy import choose_card
 from stichwerk.bots.doppelkopf.world import relative, rollout, sample_world, settle
 from stichwerk.core.action import Action
 from stichwerk.core.bits import bits_list
-from stichwerk.doppelkopf.cards import AUGEN, CODE_INDEX, NINES, code_mask, code_of
+from stichwerk.doppelkopf.cards import AUGEN, CODE_INDEX, code_mask, code_of
 from stichwerk.doppelkopf.fast import FastPlay
-from stichwerk.doppelkopf.trumps import SCHEME_OF_GAME, TRUMP, Order, order_for
+from stichwerk.doppelkopf.trumps import (
+    SCHEME_OF_GAME,
+    TRUMP,
+    Order,
+    armut_trumps,
+    order_for,
+    reservation_kinds,
+)
 
 H10 = code_of("H10")
-DA = code_of("DA")
 _A = 0
 _10 = 1
 
@@ -275,9 +281,8 @@ class DoppelkopfHeuristicBot:
         hand = k.hand
         rng = random.Random(f"plan-{self.seed}-{sorted(bits_list(hand))}-{k.seat}")
         ev = Evaluator(rng)
-        normal = order_of(k, "normal")
-        trumps = trump_count(hand, normal)
-        both_cq = hand & code_mask(CQ) == code_mask(CQ)
+        allowed = reservation_kinds(p, hand)
+        both_cq = "hochzeit" in allowed
         candidates = sorted(
             ((solo_score(hand, k, t), f"solo-{t}") for t in p.solo_types),
             reverse=True,
@@ -288,15 +293,11 @@ class DoppelkopfHeuristicBot:
         solos = [g for score, g in candidates if score > SOLO_LOOK][:SOLO_LOOKS]
         if both_cq and solo_score(hand, k, "trumpf") > SOLO_LOOK - 1.5:
             solos.append("solo-still")
-        few = trumps < p.neu_geben_below_trumps
-        if NEU_GEBEN and p.neu_geben_below_trumps and few and not solos:
+        if NEU_GEBEN and "neu-geben" in allowed and not solos:
             return "neu-geben"
-        foxes = (hand & code_mask(DA)).bit_count()
-        armut_count = trumps if p.armut_fox_is_trump else trumps - foxes
-        if p.armut and armut_count <= min(ARMUT_MAX, p.armut_max_trumps) and not solos:
+        if "armut" in allowed and armut_trumps(p, hand) <= ARMUT_MAX and not solos:
             return "armut"
-        nines = (hand & NINES).bit_count()
-        throw_in = bool(p.schmeissen_min_nines) and nines >= p.schmeissen_min_nines
+        throw_in = "schmeissen" in allowed
         if not solos and not both_cq and not throw_in:
             return "gesund"
         base_game = "hochzeit" if both_cq else "normal"
