@@ -327,8 +327,9 @@ class FastPlay:
 
     # ------------------------------------------------------------------ the end
 
-    def facts(self) -> DealFacts:
-        """What scoring needs, once every trick is played."""
+    def facts(self, extras: dict[str, tuple[str, ...]] | None = None) -> DealFacts:
+        """What scoring needs, once every trick is played (``extras``: those of :meth:`extras`
+        already found for these tricks; they do not depend on the announcements)."""
         party = self.party
         playing = [s for s in range(self.seats) if self.next_seat[s] >= 0]
         re = tuple(s for s in playing if party[s] == 0)
@@ -344,7 +345,7 @@ class FastPlay:
             kontra_tricks=sum(self.tricks_won[s] for s in kontra),
             announced={"re": self.ann[0], "kontra": self.ann[1]},
             last_announcer=last,
-            extras=self.extras(),
+            extras=self.extras() if extras is None else extras,
         )
 
     def extras(self) -> dict[str, tuple[str, ...]]:

@@ -24,11 +24,10 @@ from stichwerk.bots.base import View, legal_of
 from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot, team_of
 from stichwerk.bots.doppelkopf.knowledge import CQ, LEVEL_ACTS, Knowledge, read
 from stichwerk.bots.doppelkopf.policy import choose_card
-from stichwerk.bots.doppelkopf.world import fast_from, relative, rollout, sample_world
+from stichwerk.bots.doppelkopf.world import fast_from, relative, rollout, sample_world, settle
 from stichwerk.bots.speed import mid_deal_views, rates
 from stichwerk.core.action import Action
 from stichwerk.doppelkopf.cards import CODE_INDEX, code_mask
-from stichwerk.doppelkopf.scoring import score
 
 ANNOUNCE_MARGIN = 0.1
 """An announcement must gain this much per deal (in settlement points, beyond the noise)."""
@@ -107,12 +106,12 @@ class DoppelkopfSearchBot:
                 fast = base.copy()
                 fast.play(card)
                 rollout(fast, shown if card >> 1 == CQ else public)
-                facts = fast.facts()
-                values[i].append(relative(score(facts, fast.profile)["settlement"], seat, order))
+                extras = fast.extras()
+                values[i].append(relative(settle(fast, extras), seat, order))
                 if word is not None:
+                    # The same tricks with the word said: only the announcements change.
                     fast.announce(seat, word.act)
-                    settlement = score(fast.facts(), fast.profile)["settlement"]
-                    said[i].append(relative(settlement, seat, order))
+                    said[i].append(relative(settle(fast, extras), seat, order))
                 rollouts += 1
             worlds += 1
             if self.worlds is not None:
@@ -182,6 +181,6 @@ def throughput(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     def play_out(k: Knowledge) -> None:
         fast = fast_from(k, sample_world(k, rng))
         rollout(fast)
-        relative(score(fast.facts(), fast.profile)["settlement"], k.seat, k.order)
+        relative(settle(fast), k.seat, k.order)
 
     return rates(positions, lambda k: sample_world(k, rng), play_out, seconds)

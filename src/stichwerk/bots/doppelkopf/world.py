@@ -257,9 +257,10 @@ def _as_seen(known: list[int], party: list[int], seat: int) -> list[int]:
     return team
 
 
-def settle(fast: FastPlay) -> list[int]:
-    """The settlement of a finished world, by the engine's scoring."""
-    settlement: list[int] = score(fast.facts(), fast.profile)["settlement"]
+def settle(fast: FastPlay, extras: dict[str, tuple[str, ...]] | None = None) -> list[int]:
+    """The settlement of a finished world, by the engine's scoring (``extras``: the tricks'
+    extras found before, e.g. when only an announcement has changed since)."""
+    settlement: list[int] = score(fast.facts(extras), fast.profile)["settlement"]
     return settlement
 
 
