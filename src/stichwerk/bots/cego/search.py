@@ -22,7 +22,7 @@ from stichwerk.bots.cego.world import (
     outside_cards,
     rollout,
     sample_world,
-    settle,
+    settle_deal,
 )
 from stichwerk.bots.speed import mid_deal_views, rates
 from stichwerk.cego import cards as C
@@ -72,9 +72,6 @@ class CegoSearchBot:
         cards = [C.ID[a.card or ""] for a in plays]
         totals = [0.0] * len(cards)
         ctx = context(k)
-        assert k.contract is not None
-        declarer = -1 if k.declarer is None else k.declarer
-        value = k.value or 1
         worlds = rollouts = 0
         while True:
             world = sample_world(k, self.rng)
@@ -84,15 +81,7 @@ class CegoSearchBot:
                 fast = base.copy()
                 fast.play(card)
                 rollout(fast, ctx)
-                totals[i] += settle(
-                    k,
-                    fast,
-                    contract=k.contract,
-                    declarer=declarer,
-                    value=value,
-                    outside=outside,
-                    announcer=k.announcer,
-                )[k.seat]
+                totals[i] += settle_deal(k, fast, outside)[k.seat]
                 rollouts += 1
             worlds += 1
             if self.worlds is not None:
@@ -122,15 +111,6 @@ def throughput(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
         world = sample_world(k, rng)
         fast = fast_from(k, world)
         rollout(fast, context(k))
-        assert k.contract is not None
-        settle(
-            k,
-            fast,
-            contract=k.contract,
-            declarer=-1 if k.declarer is None else k.declarer,
-            value=k.value or 1,
-            outside=outside_cards(k, world),
-            announcer=k.announcer,
-        )
+        settle_deal(k, fast, outside_cards(k, world))
 
     return rates(positions, lambda k: sample_world(k, rng), play_out, seconds)

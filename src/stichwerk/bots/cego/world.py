@@ -245,6 +245,21 @@ def settle(
     return settlement
 
 
+def settle_deal(k: Knowledge, fast: FastPlay, outside: int) -> list[int]:
+    """The settlement of a finished world of the deal as it was bid: the view's contract,
+    declarer, value and Räuber announcer."""
+    assert k.contract is not None
+    return settle(
+        k,
+        fast,
+        contract=k.contract,
+        declarer=-1 if k.declarer is None else k.declarer,
+        value=k.value or 1,
+        outside=outside,
+        announcer=k.announcer,
+    )
+
+
 def _last_winner(fast: FastPlay) -> int:
     return trick_winner(fast.last, fast.never_wins)
 
