@@ -7,8 +7,8 @@
 import { el, formatNumber, joinNames, money, signed, t, tOr } from "./common.js";
 import { cardElement } from "./cards.js";
 import {
-  announcementName, contractExplain, contractName, dealTypeName, gameTypeExplain, gameTypeName, gameTypeShort,
-  itemName, partyName, phaseName,
+  announcementName, cegoDealName, contractExplain, contractName, dealTypeName, gameTypeExplain, gameTypeName,
+  gameTypeShort, itemName, partyName, phaseName,
 } from "./words.js";
 
 /**
@@ -83,9 +83,7 @@ export function gameLine(view, ctx) {
   if (!view || view.result) return "";
   if (view.game === "cego" && view.contract) {
     const who = view.declarer ?? (view.contract === "raeuber" ? view.announcer : null);
-    // A closing round's deal goes by its own name: a Pflichträuber is a Räuber nobody chose.
-    const name = view.deal_type ? dealTypeName(view.deal_type) : contractName(view.contract);
-    return name + (who !== null && who !== undefined ? ` – ${ctx.name(who)}` : "");
+    return cegoDealName(view.contract, view.deal_type) + (who !== null && who !== undefined ? ` – ${ctx.name(who)}` : "");
   }
   if (view.game === "doppelkopf" && !["reservations", "declarations"].includes(view.phase) && view.game_type) {
     const name = gameTypeShort(view.game_type);
@@ -133,8 +131,7 @@ function cegoRows(view, ctx) {
       rows.push(row(t("cego.declarer"), ctx.name(view.declarer), { id: "info-declarer" }));
     }
     if (contract === "raeuber" && view.announcer !== null && view.announcer !== undefined) {
-      const said = view.deal_type === "pflichtraeuber" ? "cego.pflicht_by" : "cego.raeuber_by";
-      rows.push(row(contractName("raeuber"), t(said, { name: ctx.name(view.announcer) })));
+      rows.push(row(contractName("raeuber"), raeuberBy(view.deal_type, ctx.name(view.announcer))));
     }
   }
   if (bidding) {
@@ -362,12 +359,21 @@ function cegoHeadline(r, ctx) {
   return text;
 }
 
+/**
+ * Who plays the Räuber: "X announced Räuber", or in a Pflichträuber round "X plays Räuber as Vorhand".
+ * @param {string|null|undefined} dealType
+ * @param {string} name
+ */
+function raeuberBy(dealType, name) {
+  return t(dealType === "pflichtraeuber" ? "cego.pflicht_by" : "cego.raeuber_by", { name });
+}
+
 /** @param {any} r @param {Ctx} ctx @param {string|null} [dealType] a closing round's deal type */
 function cegoResult(r, ctx, dealType = null) {
   const s = r.score || {};
   const settlement = s.settlement || [];
   const head = el("h3", { class: "headline", id: "result-headline", text: cegoHeadline(r, ctx) });
-  const bits = [dealType ? dealTypeName(dealType) : contractName(r.contract)];
+  const bits = [cegoDealName(r.contract, dealType)];
   if (!["raeuber", "drescher"].includes(r.contract) && typeof r.value === "number") bits.push(t("cego.value", { n: r.value }));
   if (r.gegensolo) bits.push(t("cego.gegensolo"));
   const explain = contractExplain(dealType || r.contract);
@@ -404,8 +410,7 @@ function cegoResult(r, ctx, dealType = null) {
   }
   if (r.contract === "raeuber" && r.announcer !== null && r.announcer !== undefined) {
     const double = (s.losers || []).includes(r.announcer) ? ` ${t("cego_res.announcer_double")}` : "";
-    const said = dealType === "pflichtraeuber" ? "cego.pflicht_by" : "cego.raeuber_by";
-    dl.append(...row(contractName("raeuber"), t(said, { name: ctx.name(r.announcer) }) + double));
+    dl.append(...row(contractName("raeuber"), raeuberBy(dealType, ctx.name(r.announcer)) + double));
   }
   if (r.aufgedeckt && (r.aufgedeckt.schinder || []).length) {
     dl.append(...row(t("cego_res.schinder_line"), joinNames(r.aufgedeckt.schinder.map(ctx.name))));

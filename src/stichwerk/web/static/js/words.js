@@ -26,6 +26,16 @@ export function dealTypeName(type) {
   return tOr(`cego.contract.${type}`, type);
 }
 
+/**
+ * A Cego deal's name: a closing round's deal goes by its deal type (a Pflichträuber is a Räuber
+ * nobody chose), any other by its contract.
+ * @param {string} contract
+ * @param {string|null|undefined} dealType
+ */
+export function cegoDealName(contract, dealType) {
+  return dealType ? dealTypeName(dealType) : contractName(contract);
+}
+
 /** The closing rounds in a line: "Drescher, Pflichträuber". @param {string[]} rounds */
 export function closingRoundsText(rounds) {
   return rounds.map(dealTypeName).join(", ");
