@@ -17,6 +17,7 @@ from stichwerk.cego.state import CegoState
 from stichwerk.cli.replay import replay_record
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
+from tests.bots.helpers import assert_no_bot_tells, small_arena
 
 
 def play_with(
@@ -157,26 +158,13 @@ def test_a_bot_cannot_tell_two_consistent_hidden_deals_apart() -> None:
             continue
         assert other.to_record()["hands"] != record["hands"] or other.blind != state.blind
         assert other.view(seat) == state.view(seat)
-        for name in ("heuristic", "search", "random"):
-            params = {"worlds": 6} if name == "search" else {}
-            one = make_bot(name, "cego", "same", **params).act(state.view(seat))
-            two = make_bot(name, "cego", "same", **params).act(other.view(seat))
-            assert one == two
+        assert_no_bot_tells("cego", seat, state, other, worlds=6)
         tested += 1
     assert tested >= 20
 
 
 def test_heuristic_beats_random_in_a_small_arena(tmp_path: Path) -> None:
-    spec = ArenaSpec("cego", "schwarzwald", ("heuristic", "random"), 40, 4, "test")
-    out = tmp_path / "records.jsonl"
-    result = run_arena(spec, workers=2, out=out)
-    heuristic, random_bot = result.stats
-    assert heuristic.mean - heuristic.half_width > 0
-    assert heuristic.mean == pytest.approx(-random_bot.mean)
-    lines = out.read_text().splitlines()
-    assert len(lines) == 80
-    record = json.loads(lines[0])
-    assert record["meta"]["bots"] == ["heuristic", "random", "heuristic", "random"]
+    record = small_arena("cego", "schwarzwald", tmp_path)
     assert replay_record(record) == record["result"]
 
 

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from stichwerk.arena import ArenaSpec, run_arena
 from stichwerk.bots.base import make_bot
 from stichwerk.bots.doppelkopf.knowledge import read
 from stichwerk.bots.doppelkopf.world import fast_from, rollout, sample_world, settle
@@ -16,6 +15,7 @@ from stichwerk.core.errors import StichwerkError
 from stichwerk.doppelkopf.cards import CODE_INDEX, NCODES, code_mask, codes_of_mask
 from stichwerk.doppelkopf.record import deal_from_record, new_deal
 from stichwerk.doppelkopf.state import DokoState
+from tests.bots.helpers import assert_no_bot_tells, small_arena
 
 SEARCH = {"worlds": 3}
 
@@ -235,25 +235,13 @@ def test_a_bot_cannot_tell_two_consistent_hidden_deals_apart() -> None:
         if other is None:
             continue
         assert [other.hand(s) for s in others] != [state.hand(s) for s in others]
-        for name in ("heuristic", "search", "random"):
-            params = {"worlds": 4} if name == "search" else {}
-            one = make_bot(name, "doppelkopf", "same", **params).act(state.view(seat))
-            two = make_bot(name, "doppelkopf", "same", **params).act(other.view(seat))
-            assert one == two
+        assert_no_bot_tells("doppelkopf", seat, state, other, worlds=4)
         tested += 1
     assert tested >= 25
 
 
 def test_heuristic_beats_random_in_a_small_arena(tmp_path: Path) -> None:
-    spec = ArenaSpec("doppelkopf", "wielandstrasse", ("heuristic", "random"), 40, 4, "test")
-    out = tmp_path / "records.jsonl"
-    result = run_arena(spec, workers=2, out=out)
-    heuristic, random_bot = result.stats
-    assert heuristic.mean - heuristic.half_width > 0
-    assert heuristic.mean == pytest.approx(-random_bot.mean)
-    lines = out.read_text().splitlines()
-    assert len(lines) == 80
-    assert json.loads(lines[0])["meta"]["bots"] == ["heuristic", "random", "heuristic", "random"]
+    small_arena("doppelkopf", "wielandstrasse", tmp_path)
 
 
 def test_search_keeps_to_its_budget_and_is_reproducible_with_worlds() -> None:
