@@ -3,7 +3,13 @@
 from typing import Any
 
 from stichwerk.cego.profiles import PROFILES, rules_for, settings_doc
-from stichwerk.cego.record import DEAL_TYPES, deal_from_record, new_deal, score_summary
+from stichwerk.cego.record import (
+    DEAL_TYPES,
+    deal_from_record,
+    new_deal,
+    score_summary,
+    summary_outcome,
+)
 from stichwerk.core.state import GameModule
 
 
@@ -24,4 +30,5 @@ GAME = GameModule(
     settings=_settings,
     setting_docs=_setting_docs,
     deal_types=DEAL_TYPES,
+    summary_outcome=summary_outcome,
 )

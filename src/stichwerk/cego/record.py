@@ -27,6 +27,7 @@ from stichwerk.core.record import (
     half_points,
 )
 from stichwerk.core.rng import shuffled
+from stichwerk.core.series import DealContext, DealOutcome
 
 DEAL_TYPES = ("drescher", "pflichtraeuber")
 RECORD_KEYS = (
@@ -165,6 +166,7 @@ SUMMARY_KEYS = (
     "game", "profile", "options", "players", "seats", "dealer", "declarer", "contract",
     "gegensolo", "declarer_points", "declarer_tricks", "defender_tricks",
     "last_trick_with_geiss", "announcer", "points", "tricks", "last_trick", "berg", "aufdecken",
+    "out_of_play",
 )  # fmt: skip
 
 
@@ -213,9 +215,23 @@ def score_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
             pts[seat] = Fraction(half_points(_num(points[seat], "points"), "points"), 2)
             trk[seat] = _whole(tricks[seat], "tricks")
         if sum(trk[p] for p in playing) != n_tricks:
-            raise RecordError(f"the tricks must add up to {n_tricks}")
-        if sum(pts.values()) > scoring.total_points(rules):
-            raise RecordError(f"the card points exceed {scoring.total_points(rules)}")
+            raise RecordError(f"'tricks': the tricks must add up to {n_tricks}")
+        total = scoring.total_points(rules)
+        if sum(pts.values()) > total:
+            raise RecordError(f"'points': the card points exceed {total}")
+        if "out_of_play" in s:
+            rest = Fraction(half_points(get_number(s, "out_of_play", what), "out_of_play"), 2)
+            # Triples are rounded pile by pile: each pile may be half a point off.
+            slack = 0 if rules.counting == "pairs" else Fraction(len(playing) + 1, 2)
+            if abs(sum(pts.values()) + rest - total) > slack:
+                added = scoring.number(sum(pts.values()) + rest)
+                raise RecordError(
+                    f"'points': the seats' points and the blind's ({scoring.number(rest)}) "
+                    f"must add up to the deck's {total}, not {added}"
+                )
+        for seat in range(seats):
+            if seat not in playing and (pts[seat] or trk[seat]):
+                raise RecordError(f"'points': seat {seat} sits out and takes no cards")
         score = scoring.score_raeuber(
             rules, seats=seats, playing=playing, points=pts, tricks=trk, announcer=announcer
         )
@@ -280,10 +296,18 @@ def score_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     total = scoring.total_points(rules)
     if not 0 <= points_half <= 2 * total:
         raise RecordError(f"'declarer_points' must be between 0 and {total}")
-    declarer_tricks = get_int(s, "declarer_tricks", what, lo=0)
-    defender_tricks = get_int(s, "defender_tricks", what, lo=0)
-    if declarer_tricks + defender_tricks != n_tricks:
-        raise RecordError(f"the tricks must add up to {n_tricks}")
+    if "declarer_tricks" in s or "defender_tricks" in s:
+        declarer_tricks = get_int(s, "declarer_tricks", what, lo=0)
+        defender_tricks = get_int(s, "defender_tricks", what, lo=0)
+        if declarer_tricks + defender_tricks != n_tricks:
+            raise RecordError(f"the tricks must add up to {n_tricks}")
+    else:
+        # A sheet that does not count tricks: both sides took some (a side with none is Berg).
+        declarer_tricks, defender_tricks = 1, n_tricks - 1
+    if declarer_tricks == 0 and points_half:
+        raise RecordError("'declarer_points': a declarer without a trick has no card points")
+    if defender_tricks == 0 and rules.counting == "pairs" and points_half != 2 * total:
+        raise RecordError(f"'declarer_points': defenders without a trick leave all {total}")
     score = scoring.score_game(
         rules,
         seats=seats,
@@ -305,6 +329,26 @@ def score_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
         )
         score = scoring.combine_soli_ulti(score, ulti)
     return scoring.with_money(rules, score)
+
+
+def summary_outcome(
+    summary: Mapping[str, Any], context: DealContext
+) -> tuple[dict[str, Any], DealOutcome]:
+    """The scoring output of a summary entered on a score sheet, checked against the list: a
+    closing round deals its own game (a Drescher round a Drescher, a Pflichträuber round a
+    Räuber), an ordinary deal never a Drescher, and Vorhand announces every Räuber."""
+    contract = summary.get("contract")
+    kind = context.deal_type
+    if kind == "drescher" and contract != "drescher":
+        raise RecordError("'contract': this deal is in the Drescher round: a drescher")
+    if kind == "pflichtraeuber" and contract != "raeuber":
+        raise RecordError("'contract': this deal is in the Pflichträuber round: a raeuber")
+    if kind is None and contract == "drescher":
+        raise RecordError("'contract': a Drescher is dealt only in a Drescher round")
+    if contract == "raeuber" and summary.get("announcer") != context.vorhand:
+        raise RecordError(f"'announcer': Vorhand (seat {context.vorhand}) announces the Räuber")
+    score = score_summary(summary)
+    return score, DealOutcome(settlement=tuple(score["settlement"]))
 
 
 def _num(value: object, key: str) -> float:
@@ -340,6 +384,7 @@ def summary_of(result: Mapping[str, Any], players: int, seats: int) -> dict[str,
         if contract == "raeuber":
             out["announcer"] = result["announcer"]
             out["points"] = [p or 0 for p in result["card_points"]["seats"]]
+            out["out_of_play"] = result["card_points"]["out_of_play"]
             out["tricks"] = list(tricks)
         else:
             out["last_trick"] = result["last_trick_winner"]

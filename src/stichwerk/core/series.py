@@ -52,6 +52,8 @@ class SeriesRules:
     duty_same_dealer_again: bool = True
     parity_check: bool = False
     """Check the even/odd rule after every game (plus-minus lists at a 4-table)."""
+    zero_sum: bool = True
+    """Every row of the list sums to zero (plus-minus counting; not a plus-only list)."""
     bock: bool = False
     bock_factor: int = 2
     closing: tuple[str, ...] = ()
@@ -89,6 +91,31 @@ class DealOutcome:
     """The Pflicht-Solo was forced (vorgeführt): the deal passes on as usual."""
     bock: bool = False
     """The deal triggers a Bock round."""
+    breaks_parity: bool = False
+    """The settlement holds penalty points that may break the even/odd rule (a Verwerfen in a
+    solo, TSR 7.3): the check leaves the row out."""
+
+
+@dataclass(frozen=True)
+class DealContext:
+    """Where the list stands for the next deal: what a score sheet checks an entered deal
+    against (the dealer, the sitting seat, the Pflicht-Soli still owed, a Vorführung, the
+    closing round's deal type)."""
+
+    seats: int
+    dealer: int
+    sitting: int | None
+    owed: tuple[int, ...] | None
+    """Pflicht-Soli each seat still owes (``None``: the list keeps no Pflicht-Soli)."""
+    forced: int | None
+    """The seat that must play its Pflicht-Solo in this deal (Vorführung)."""
+    deal_type: str | None
+    """The closing round's deal type, ``None`` for an ordinary deal."""
+
+    @property
+    def vorhand(self) -> int:
+        """The first seat dealt in after the dealer."""
+        return (self.dealer + 1) % self.seats
 
 
 @dataclass(frozen=True)
@@ -235,6 +262,19 @@ class Series:
                 return seat
         return None
 
+    def context(self) -> DealContext:
+        """The next deal's :class:`DealContext`."""
+        if self.is_over:
+            raise StichwerkError("the list is complete")
+        return DealContext(
+            seats=self.rules.seats,
+            dealer=self.dealer,
+            sitting=self.sitting,
+            owed=tuple(self.owed) if self.rules.duty_solos else None,
+            forced=self.forced_seat() if self.deal_type is None else None,
+            deal_type=self.deal_type,
+        )
+
     def multiplier(self) -> int:
         """The Bock factor of the next deal."""
         if not self._bock or not self._bock[0]:
@@ -310,10 +350,15 @@ class Series:
         return all(sum(e.written) == 0 for e in self.entries)
 
     def parity_ok(self) -> bool:
-        """The even/odd rule: all totals are even or all are odd (TSR 7.3)."""
+        """The even/odd rule: all totals are even or all are odd (TSR 7.3), leaving out the
+        penalty points of a Verwerfen in a solo."""
         if not self.rules.parity_check:
             return True
-        return len({int(t) % 2 for t in self.totals}) <= 1
+        checked = list(self.totals)
+        for e in self.entries:
+            if e.outcome.breaks_parity:
+                checked = [t - w for t, w in zip(checked, e.written, strict=True)]
+        return len({int(t) % 2 for t in checked}) <= 1
 
     def penalties(self) -> list[Number]:
         """Points taken off each seat at the end for Pflicht-Soli not played."""

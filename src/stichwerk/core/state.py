@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
 from stichwerk.core.action import Action
+from stichwerk.core.series import DealContext, DealOutcome, SeriesRules
 
 JSON = dict[str, Any]
 
@@ -113,3 +114,13 @@ class GameModule:
     deal_types: tuple[str, ...] = ()
     """Special deals a table may agree to deal (``new_deal(deal_type=...)``), such as Cego's
     Drescher; each is allowed where the profile's setting of the same name is on."""
+    series_rules: Callable[[str, Mapping[str, Any] | None, int], SeriesRules] | None = None
+    """``series_rules(profile, options, seats)``: how the profile keeps a list (its length,
+    Pflicht-Soli, Bock ...); ``None``: an open-ended list where every deal counts."""
+    summary_outcome: Callable[[Mapping[str, Any], DealContext], tuple[JSON, DealOutcome]] | None = (
+        None
+    )
+    """``summary_outcome(summary, context)``: the scoring output of a deal summary entered on
+    a score sheet, and what the list needs of it, checked against where the list stands (a
+    Pflicht-Solo by a seat that owes one, a closing round's deal type ...). ``None``: the
+    summary's settlement, a deal that counts."""

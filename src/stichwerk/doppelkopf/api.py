@@ -7,7 +7,7 @@ from stichwerk.core.series import DealOutcome, SeriesRules
 from stichwerk.core.state import GameModule
 from stichwerk.doppelkopf.profiles import PROFILES, get_profile, setting_docs, settings
 from stichwerk.doppelkopf.record import deal_from_record, new_deal
-from stichwerk.doppelkopf.summary import score_summary
+from stichwerk.doppelkopf.summary import score_summary, summary_outcome
 
 
 def _setting_docs(lang: str) -> dict[str, str]:
@@ -15,19 +15,8 @@ def _setting_docs(lang: str) -> dict[str, str]:
     return {d["name"]: d[key] for d in setting_docs()}
 
 
-GAME = GameModule(
-    name="doppelkopf",
-    profiles=tuple(PROFILES),
-    new_deal=new_deal,
-    deal_from_record=deal_from_record,
-    score_summary=score_summary,
-    settings=settings,
-    setting_docs=_setting_docs,
-)
-
-
 def series_rules(
-    profile: str = "wielandstrasse", options: Any = None, seats: int = 4
+    profile: str = "wielandstrasse", options: Mapping[str, Any] | None = None, seats: int = 4
 ) -> SeriesRules:
     """The list rules of a profile: length, Pflicht-Soli and their enforcement, redeals."""
     p = get_profile(profile, options)
@@ -40,6 +29,7 @@ def series_rules(
         duty_penalty=p.duty_penalty,
         duty_same_dealer_again=p.duty_same_dealer_again,
         parity_check=p.counting == "plus-minus" and seats == 4,
+        zero_sum=p.counting == "plus-minus",
         bock=bool(p.bock_triggers),
     )
 
@@ -56,4 +46,18 @@ def series_outcome(result: Mapping[str, Any]) -> DealOutcome:
         duty_solo_by=duty_by,
         forced=bool(result.get("forced", False)),
         bock=bool(score.get("bock", False)),
+        breaks_parity="forfeit" in result and result.get("soloist") is not None,
     )
+
+
+GAME = GameModule(
+    name="doppelkopf",
+    profiles=tuple(PROFILES),
+    new_deal=new_deal,
+    deal_from_record=deal_from_record,
+    score_summary=score_summary,
+    settings=settings,
+    setting_docs=_setting_docs,
+    series_rules=series_rules,
+    summary_outcome=summary_outcome,
+)

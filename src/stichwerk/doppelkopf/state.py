@@ -1014,16 +1014,21 @@ class DokoState:
 
     def _build_result(self) -> dict[str, Any]:
         zero = [0] * self._seats
+        from stichwerk.doppelkopf.summary import facts_to_summary, redeal_summary
+
         if self._redeal is not None:
             return {
                 "complete": True,
                 "redeal": self._redeal,
                 "counts": self.profile.redeal_counts_as_game,
                 "score": {"settlement": zero, "winner": None, "value": 0, "items": []},
+                "summary": redeal_summary(
+                    self._redeal, self.profile, self._options, self._seats, self._dealer
+                ),
             }
         facts = self.facts()
         scored = score(facts, self.profile)
-        from stichwerk.doppelkopf.summary import facts_to_summary
+        duty = self._duty and facts.is_solo and not self._failed_hochzeit()
 
         out: dict[str, Any] = {
             "complete": True,
@@ -1031,7 +1036,7 @@ class DokoState:
             "re": list(facts.re),
             "kontra": list(facts.kontra),
             "soloist": self._soloist if facts.is_solo else None,
-            "duty_solo": self._duty and facts.is_solo and not self._failed_hochzeit(),
+            "duty_solo": duty,
             "forced": self._forced is not None,
             "augen": {"re": facts.re_augen, "kontra": 240 - facts.re_augen},
             "tricks": list(self._tricks_won),
@@ -1042,7 +1047,13 @@ class DokoState:
             "extras": {k: list(v) for k, v in facts.extras.items()},
             "counts": scored.pop("counts", True),
             "score": scored,
-            "summary": facts_to_summary(facts, self.profile, self._options),
+            "summary": facts_to_summary(
+                facts,
+                self.profile,
+                self._options,
+                hochzeit=self._failed_hochzeit(),
+                duty_solo=duty,
+            ),
         }
         if self._forfeit is not None:
             out["forfeit"] = self._forfeit

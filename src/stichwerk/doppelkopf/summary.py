@@ -3,16 +3,30 @@
 ``score_summary`` reads one and gives the same scoring output as ``replay`` gives for the deal;
 ``facts_to_summary`` writes the summary of a played deal (the engine puts it in its result, so
 the two paths are checked against each other). Besides NOTATION.md's keys a summary may give
-``seats`` and ``dealer`` (a 5-table: the dealer sits out) and ``last_announcer`` (needed only
-when both parties said Re and Kontra, the profile gives the 121 to the last announcer, and Re
-has exactly 120).
+
+- ``seats`` and ``dealer`` (a 5-table: the dealer sits out);
+- ``last_announcer`` (needed only when both parties said Re and Kontra, the profile gives the
+  121 to the last announcer, and Re has exactly 120);
+- no ``re_tricks``/``kontra_tricks`` at all, as a score sheet knows them: then ``schwarz``
+  names the party that took no trick (absent or ``null``: both took tricks);
+- ``hochzeit: true`` with ``solo-trumpf``: a Hochzeit that found no partner, played as the
+  Karo solo it becomes;
+- ``duty_solo`` (true or false): whether a solo was the soloist's Pflicht-Solo, as the table
+  says it (a score sheet checks it against what the soloist still owes);
+- ``redeal`` (``neu-geben``, ``schmeissen`` or ``armut``: an Armut nobody took) with no game at
+  all, optionally ``redeal_by`` (the seat that claimed it): the cards are dealt again.
+
+``summary_outcome`` scores a summary entered on a score sheet and checks it against where the
+list stands (``stichwerk.sheet``).
 """
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from stichwerk.core.errors import RecordError
-from stichwerk.core.record import check_keys, get_int, get_options, get_str
+from stichwerk.core.record import check_keys, get_bool, get_int, get_options, get_str
+from stichwerk.core.series import DealContext, DealOutcome
 from stichwerk.doppelkopf.profiles import GAME_TYPES, NORMAL_GAMES, Profile, get_profile
 from stichwerk.doppelkopf.scoring import EXTRAS, LEVELS, PARTIES, Announced, DealFacts, score
 
@@ -32,15 +46,114 @@ SUMMARY_KEYS = (
     "extras",
     "last_announcer",
     "verworfen_by",
+    "schwarz",
+    "hochzeit",
+    "duty_solo",
+    "redeal",
+    "redeal_by",
 )
+REDEALS = ("neu-geben", "schmeissen", "armut")
+"""Why the cards are dealt again: Neu Geben (too few trumps), Schmeißen (too many nines), an
+Armut nobody took (or two Armut where the profile redeals them)."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A summary read and checked: its profile, the seat sitting out, and either the facts of
+    the game or the reason the cards were dealt again."""
+
+    profile: Profile
+    seats: int
+    sitting: int | None
+    facts: DealFacts | None
+    redeal: str | None = None
+    hochzeit: bool = False
+    duty_solo: bool | None = None
+    """The table's word on a Pflicht-Solo (``None``: not said)."""
 
 
 def score_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     """The scoring output for a deal summary; ``RecordError`` with one line for bad input."""
-    profile, facts = parse_summary(summary)
-    out = score(facts, profile)
+    out = _score(read_summary(summary))
     out.pop("counts", None)
     return out
+
+
+def _score(read: Summary) -> dict[str, Any]:
+    if read.facts is None:
+        return {
+            "settlement": [0] * read.seats,
+            "winner": None,
+            "value": 0,
+            "items": [],
+            "counts": read.profile.redeal_counts_as_game,
+        }
+    return score(read.facts, read.profile)
+
+
+def duty_eligible(read: Summary) -> bool:
+    """Whether the deal can be a Pflicht-Solo: a solo; a Hochzeit without partner and a Stilles
+    Solo only where the profile counts them."""
+    facts = read.facts
+    if facts is None or not facts.is_solo:
+        return False
+    if read.hochzeit:
+        return read.profile.failed_hochzeit_counts_as_duty
+    if facts.game_type == "solo-still":
+        return read.profile.silent_solo_counts_as_duty
+    return True
+
+
+def summary_outcome(
+    summary: Mapping[str, Any], context: DealContext
+) -> tuple[dict[str, Any], DealOutcome]:
+    """The scoring output of a summary entered on a score sheet and what the list needs of it.
+
+    As at the table (and in the engine) a solo by a seat that still owes a Pflicht-Solo is that
+    Pflicht-Solo; a summary that says otherwise (but for a Verwerfen before the solo was
+    declared), or names a Pflicht-Solo its soloist does not owe, is refused. A seat that must
+    play its Pflicht-Solo now (Vorführung) plays it: any other game is refused (a redeal is
+    dealt again as the same deal).
+    """
+    read = read_summary(summary)
+    scored = _score(read)
+    counts = bool(scored.pop("counts", True))
+    settlement = tuple(scored["settlement"])
+    facts = read.facts
+    if facts is None:
+        return scored, DealOutcome(settlement=settlement, counts=counts, redeal=True)
+    soloist = facts.re[0] if facts.is_solo else None
+    owes = soloist is not None and context.owed is not None and context.owed[soloist] > 0
+    duty = duty_eligible(read) and owes
+    if read.duty_solo and not duty:
+        if context.owed is None:
+            raise RecordError("'duty_solo': this list keeps no Pflicht-Soli")
+        if soloist is None:
+            raise RecordError("'duty_solo': only a solo can be a Pflicht-Solo")
+        if not duty_eligible(read):
+            kind = "a Hochzeit without partner" if read.hochzeit else "a Stilles Solo"
+            raise RecordError(f"'duty_solo': {kind} is no Pflicht-Solo under this profile")
+        raise RecordError(f"'duty_solo': seat {soloist} owes no Pflicht-Solo any more")
+    if read.duty_solo is False and duty:
+        if facts.verworfen_by is None:
+            raise RecordError(
+                f"'duty_solo': seat {soloist} still owes its Pflicht-Solo, so this solo is it"
+            )
+        duty = False  # verworfen before the solo was declared: no Pflicht-Solo yet
+    forced = context.forced
+    if forced is not None and not (duty and soloist == forced):
+        raise RecordError(
+            f"'re': seat {forced} must play its Pflicht-Solo in this deal (Vorführung)"
+        )
+    outcome = DealOutcome(
+        settlement=settlement,
+        counts=counts,
+        duty_solo_by=soloist if duty else None,
+        forced=forced is not None,
+        bock=bool(scored.get("bock", False)),
+        breaks_parity=facts.verworfen_by is not None and facts.is_solo,
+    )
+    return scored, outcome
 
 
 def _seat_list(value: object, seats: int, key: str) -> tuple[int, ...]:
@@ -57,7 +170,15 @@ def _seat_list(value: object, seats: int, key: str) -> tuple[int, ...]:
 
 
 def parse_summary(summary: Mapping[str, Any]) -> tuple[Profile, DealFacts]:
-    """The profile and the facts of a deal summary."""
+    """The profile and the facts of a deal summary of a game played (not a redeal)."""
+    read = read_summary(summary)
+    if read.facts is None:
+        raise RecordError("a redeal summary holds no game")
+    return read.profile, read.facts
+
+
+def read_summary(summary: Mapping[str, Any]) -> Summary:
+    """A deal summary read and checked, field by field."""
     obj = dict(summary)
     check_keys(obj, SUMMARY_KEYS, "summary")
     if obj.get("game") != "doppelkopf":
@@ -77,6 +198,8 @@ def parse_summary(summary: Mapping[str, Any]) -> tuple[Profile, DealFacts]:
     elif "dealer" in obj and not 0 <= get_int(obj, "dealer", "summary") < 4:
         raise RecordError("'dealer' of the summary must be a seat from 0 to 3")
     dealt = [s for s in range(seats) if s != sitting]
+    if "redeal" in obj:
+        return _read_redeal(obj, profile, seats, sitting, dealt)
     game_type = get_str(obj, "game_type", "summary")
     if game_type not in GAME_TYPES:
         raise RecordError(f"unknown game_type {game_type!r} (known: {' '.join(GAME_TYPES)})")
@@ -96,6 +219,14 @@ def parse_summary(summary: Mapping[str, Any]) -> tuple[Profile, DealFacts]:
     if not solo and len(re) != 2:
         raise RecordError(f"in a {game_type} game 're' lists two seats")
     kontra = tuple(s for s in dealt if s not in re)
+    hochzeit = get_bool(obj, "hochzeit", "summary", default=False)
+    if hochzeit and game_type != "solo-trumpf":
+        raise RecordError(
+            "'hochzeit': true marks a Hochzeit without partner, which is played as solo-trumpf"
+        )
+    duty_solo = get_bool(obj, "duty_solo", "summary") if "duty_solo" in obj else None
+    if duty_solo and not solo:
+        raise RecordError(f"'duty_solo': a {game_type} game is no Pflicht-Solo")
     announced = _announcements(obj.get("announcements", {}), profile)
     last = obj.get("last_announcer")
     if last is not None and last not in PARTIES:
@@ -104,25 +235,23 @@ def parse_summary(summary: Mapping[str, Any]) -> tuple[Profile, DealFacts]:
         culprit = get_int(obj, "verworfen_by", "summary")
         if culprit not in dealt:
             raise RecordError(f"'verworfen_by' must be a seat dealt in, not {culprit}")
-        for key in ("re_augen", "re_tricks", "kontra_tricks", "extras"):
+        for key in ("re_augen", "re_tricks", "kontra_tricks", "extras", "schwarz"):
             if key in obj:
                 raise RecordError(f"a Verwerfen summary gives 'verworfen_by' instead of {key!r}")
-        return profile, DealFacts(
+        facts = DealFacts(
             seats=seats, game_type=game_type, re=re, kontra=kontra, announced=announced,
             last_announcer=last, verworfen_by=culprit,
         )  # fmt: skip
+        return Summary(profile, seats, sitting, facts, hochzeit=hochzeit, duty_solo=duty_solo)
     tricks_total = 12 if profile.with_nines else 10
     re_augen = get_int(obj, "re_augen", "summary", lo=0)
-    re_tricks = get_int(obj, "re_tricks", "summary", lo=0)
-    ko_tricks = get_int(obj, "kontra_tricks", "summary", lo=0)
     if re_augen > 240:
         raise RecordError("'re_augen' must be from 0 to 240")
-    if re_tricks + ko_tricks != tricks_total:
-        raise RecordError(f"'re_tricks' and 'kontra_tricks' must add up to {tricks_total}")
+    re_tricks, ko_tricks, known = _tricks(obj, tricks_total)
     if re_tricks == 0 and re_augen:
-        raise RecordError("Re took no trick and cannot have Augen")
+        raise RecordError("'re_augen': Re took no trick and cannot have Augen")
     if ko_tricks == 0 and re_augen != 240:
-        raise RecordError("Kontra took no trick, so Re has all 240 Augen")
+        raise RecordError("'re_augen': Kontra took no trick, so Re has all 240 Augen")
     both = announced["re"].ansage and announced["kontra"].ansage
     if (
         both
@@ -136,12 +265,61 @@ def parse_summary(summary: Mapping[str, Any]) -> tuple[Profile, DealFacts]:
             "both parties said Re and Kontra and Re has 120: the summary needs "
             "'last_announcer' (the party that announced last needs 121)"
         )
-    extras = _extras(obj.get("extras", {}), profile, game_type, re_tricks, ko_tricks)
-    return profile, DealFacts(
+    # Unknown tricks: a party that took some may have taken up to all but one.
+    caps = (re_tricks, ko_tricks) if known else (re_tricks and tricks_total - 1,
+                                                  ko_tricks and tricks_total - 1)  # fmt: skip
+    extras = _extras(obj.get("extras", {}), profile, game_type, *caps)
+    facts = DealFacts(
         seats=seats, game_type=game_type, re=re, kontra=kontra, re_augen=re_augen,
         re_tricks=re_tricks, kontra_tricks=ko_tricks, announced=announced,
         last_announcer=last, extras=extras,
     )  # fmt: skip
+    return Summary(profile, seats, sitting, facts, hochzeit=hochzeit, duty_solo=duty_solo)
+
+
+def _tricks(obj: dict[str, Any], total: int) -> tuple[int, int, bool]:
+    """Re's and Kontra's tricks, and whether they were counted: as given, or from ``schwarz``
+    (the party with none) when the sheet does not count tricks; only "none" or "some" matters
+    to the score then."""
+    given = [key for key in ("re_tricks", "kontra_tricks") if key in obj]
+    if obj.get("schwarz") is not None:
+        if given:
+            raise RecordError(f"a summary gives 'schwarz' or the tricks, not both ({given[0]!r})")
+        party = obj["schwarz"]
+        if party not in PARTIES:
+            raise RecordError("'schwarz' must name the party that took no trick: re or kontra")
+        return ((0, total) if party == "re" else (total, 0)) + (True,)
+    if not given:
+        return 1, total - 1, False
+    re_tricks = get_int(obj, "re_tricks", "summary", lo=0)
+    ko_tricks = get_int(obj, "kontra_tricks", "summary", lo=0)
+    if re_tricks + ko_tricks != total:
+        raise RecordError(f"'re_tricks' and 'kontra_tricks' must add up to {total}")
+    return re_tricks, ko_tricks, True
+
+
+def _read_redeal(
+    obj: dict[str, Any], profile: Profile, seats: int, sitting: int | None, dealt: list[int]
+) -> Summary:
+    reason = obj["redeal"]
+    if reason not in REDEALS:
+        raise RecordError(f"unknown redeal {reason!r} (known: {' '.join(REDEALS)})")
+    allowed = {
+        "neu-geben": profile.neu_geben_below_trumps > 0,
+        "schmeissen": profile.schmeissen_min_nines > 0,
+        "armut": profile.armut,
+    }[reason]
+    if not allowed:
+        option = {"neu-geben": "neu_geben_below_trumps", "schmeissen": "schmeissen_min_nines",
+                  "armut": "armut"}[reason]  # fmt: skip
+        raise RecordError(f"this profile has no {reason} redeal (option {option!r})")
+    if "redeal_by" in obj and get_int(obj, "redeal_by", "summary") not in dealt:
+        raise RecordError("'redeal_by' must be a seat dealt in")
+    for key in obj:
+        if key not in ("game", "profile", "options", "players", "seats", "dealer", "redeal",
+                       "redeal_by"):  # fmt: skip
+            raise RecordError(f"a redeal summary holds no {key!r}")
+    return Summary(profile, seats, sitting, None, redeal=reason)
 
 
 def _announcements(value: object, profile: Profile) -> dict[str, Announced]:
@@ -207,9 +385,16 @@ def _extras(
 
 
 def facts_to_summary(
-    facts: DealFacts, profile: Profile, options: Mapping[str, Any]
+    facts: DealFacts,
+    profile: Profile,
+    options: Mapping[str, Any],
+    *,
+    hochzeit: bool = False,
+    duty_solo: bool = False,
 ) -> dict[str, Any]:
-    """The deal summary of a played (or verworfen) deal."""
+    """The deal summary of a played (or verworfen) deal; ``hochzeit``: a Hochzeit that found no
+    partner (played as solo-trumpf); ``duty_solo``: a solo that was a Pflicht-Solo (a solo
+    says either way)."""
     out: dict[str, Any] = {
         "game": "doppelkopf",
         "profile": profile.name,
@@ -220,6 +405,10 @@ def facts_to_summary(
         sitting = next(s for s in range(5) if s not in facts.re + facts.kontra)
         out.update(seats=5, dealer=sitting)
     out["game_type"] = facts.game_type
+    if hochzeit:
+        out["hochzeit"] = True
+    if facts.is_solo:
+        out["duty_solo"] = duty_solo
     out["re"] = list(facts.re)
     if facts.verworfen_by is None:
         out.update(
@@ -232,4 +421,20 @@ def facts_to_summary(
         out["last_announcer"] = facts.last_announcer
     if facts.verworfen_by is not None:
         out["verworfen_by"] = facts.verworfen_by
+    return out
+
+
+def redeal_summary(
+    reason: str, profile: Profile, options: Mapping[str, Any], seats: int, dealer: int
+) -> dict[str, Any]:
+    """The deal summary of a deal dealt again (``reason``: one of ``REDEALS``)."""
+    out: dict[str, Any] = {
+        "game": "doppelkopf",
+        "profile": profile.name,
+        "options": dict(options),
+        "players": 4,
+    }
+    if seats == 5:
+        out.update(seats=5, dealer=dealer)
+    out["redeal"] = reason
     return out
