@@ -10,6 +10,7 @@ ALLOWED = {
     "core": {"core"},
     "cego": {"core", "cego"},
     "doppelkopf": {"core", "doppelkopf"},
+    "sheet": {"core", "games", "sheet"},
 }
 
 

@@ -12,6 +12,7 @@ from stichwerk.cli.arena import arena
 from stichwerk.cli.play_cego import play_cego
 from stichwerk.cli.play_doppelkopf import play_doppelkopf
 from stichwerk.cli.replay import replay_command, score_command
+from stichwerk.cli.sheet import sheet_command
 
 app = typer.Typer(
     name="stichwerk",
@@ -43,6 +44,17 @@ def score(
 ) -> None:
     """Score a deal from what a score sheet knows of it (no cards needed)."""
     score_command(file)
+
+
+@app.command()
+def sheet(
+    file: Annotated[
+        str, typer.Argument(help="A list in JSON lines (settings, then deal summaries), or -.")
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
+) -> None:
+    """Print the running list of a score sheet: rows, totals, Pflicht-Soli, checks."""
+    sheet_command(file, as_json)
 
 
 def main() -> None:
