@@ -95,6 +95,10 @@ def play_deal(spec: ArenaSpec, index: int) -> DealOutcome:
             action = bots[seat].act(state.view(seat))
             decisions.append(time.perf_counter() - start)
             state.apply(action)
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
         result = state.result()
         assert result is not None
         settlement = result["score"]["settlement"]

@@ -71,9 +71,15 @@ def bot_names() -> list[str]:
 
 
 def make_bot(name: str, game: str, seed: int | str = 0, **params: Any) -> Bot:
-    """A new bot ``name`` for ``game``, or ``StichwerkError`` with one line."""
+    """A new bot ``name`` for ``game``, or ``StichwerkError`` with one line. ``cmd:PROGRAM``
+    names an outside program speaking the bot protocol (``stichwerk.bots.external``)."""
+    if name.startswith("cmd:"):
+        from stichwerk.bots.external import make_external
+
+        return make_external(name[4:], game, seed, **params)
     if name not in _BOTS:
-        raise StichwerkError(f"unknown bot {name!r} (known: {', '.join(_BOTS)})")
+        known = ", ".join([*_BOTS, "cmd:PROGRAM"])
+        raise StichwerkError(f"unknown bot {name!r} (known: {known})")
     module, attribute = _BOTS[name]
     factory: BotFactory = getattr(importlib.import_module(module), attribute)
     return factory(game, seed, **params)
