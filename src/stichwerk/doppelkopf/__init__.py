@@ -18,7 +18,8 @@ The game's own words, explained once:
   trick; **Doppelkopf**: a trick of 40 Augen or more; **Sau**: both Karo aces in one hand,
   announced, which then outrank everything.
 - **Ansage** (Re/Kontra) and **Absage** (keine 90/60/30, schwarz): a party's bets, allowed while
-  the announcing player still holds enough cards.
+  the announcing player still holds enough cards. An **Erwiderung** (reply) is Re against Kontra
+  or Kontra against Re, a little after the party's own deadline.
 - **Fehl**: every suit card that is not trump.
 
 Modules: ``cards`` (the deck), ``profiles`` (the settings), ``trumps`` (card order per game

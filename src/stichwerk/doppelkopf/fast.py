@@ -135,9 +135,8 @@ class FastPlay:
         fast.supersau_seat = -1 if d["supersau_seat"] is None else d["supersau_seat"]
         fast.game_type = state.game_type
         fast.order = d["order"]
-        for seat, act in d["ann_log"]:
-            if act in ann_rules.LEVEL_OF:
-                fast.announce(seat, act)
+        fast.ann = list(d["ann"])
+        fast.ansage_order = list(d["ansage_order"])
         for seats, ids, win in d["tricks"]:
             fast._record_events(list(seats), list(ids), win)
             fast.last_seats, fast.last_ids, fast.last_winner = list(seats), list(ids), win
@@ -281,17 +280,25 @@ class FastPlay:
 
     # ------------------------------------------------------------------ announcements, Sau
 
-    def announce(self, seat: int, act: str) -> bool:
+    def announce(self, seat: int, act: str, cards: int | None = None) -> bool:
         """Seat says ``re``, ``kontra`` or an Absage; ``False`` (and nothing said) where the
-        order of announcements or the seat's party does not allow it. Deadlines are the
-        caller's to check."""
+        rules of :mod:`~stichwerk.doppelkopf.announcements` refuse it. ``cards``: what the seat
+        held when saying it (default: what it holds now), for the deadlines and the reply rule
+        (a roll-out scores a word said before its tricks by passing the count of then)."""
         party = self.party[seat]
         if party < 0 or (act == "re" and party != 0) or (act == "kontra" and party != 1):
             return False
+        if self.hochzeiter >= 0 and not self.clarified:
+            return False  # nobody announces before the Hochzeit's Klärungsstich
+        if cards is None:
+            cards = self.hands[seat].bit_count()
+        shift = 0
+        if self.hochzeiter >= 0 and self.profile.hochzeit_shift:
+            shift = self.clarified - 1
         mine = self.ann[party]
         new = ann_rules.check(
-            self.profile, act, party, mine, self.ann[1 - party], held=12, shift=0, hand=12,
-            explain=False,
+            self.profile, act, party, mine, self.ann[1 - party],
+            held=cards + 12 - self.n_tricks, shift=shift, hand=cards, explain=False,
         )  # fmt: skip
         if not isinstance(new, Announced):
             return False

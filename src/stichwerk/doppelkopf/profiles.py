@@ -343,6 +343,19 @@ class Profile:
         low=0,
         high=12,
     )
+    late_reply_absage: bool = _f(
+        "A party whose Re/Kontra came as a reply after its own deadline for an Ansage may "
+        "still make Absagen by their card limits; off: a party whose reply came late makes "
+        "no Absage in that game.",
+        "RULINGS: the seed lets a replying party go on with Absagen by their own card limits.",
+        "TSR 6: 'Eine Absage der eigenen Partei danach ist nur dann regelgerecht, wenn die "
+        "eigene Erwiderung auch als Ansage rechtzeitig erfolgt wäre.'",
+        de=(
+            "Eine Partei, deren Re/Kontra erst als Erwiderung nach ihrer eigenen Ansagefrist "
+            "kam, darf noch Absagen nach deren Kartengrenzen machen; aus: eine Partei mit "
+            "verspäteter Erwiderung macht in diesem Spiel keine Absage."
+        ),
+    )
     keine_90_min_cards: int = _f(
         "keine 90: cards the announcing player must hold.",
         "IV.2: 10.",
@@ -787,6 +800,7 @@ WIELANDSTRASSE = Profile(
     re_kontra_min_cards=11,
     reply="fixed",
     reply_min_cards=10,
+    late_reply_absage=True,
     keine_90_min_cards=10,
     keine_60_min_cards=8,
     keine_30_min_cards=6,
@@ -865,6 +879,7 @@ DDV = Profile(
     re_kontra_min_cards=11,
     reply="one-less",
     reply_min_cards=10,
+    late_reply_absage=False,
     keine_90_min_cards=10,
     keine_60_min_cards=9,
     keine_30_min_cards=8,

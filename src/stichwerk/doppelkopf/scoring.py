@@ -73,10 +73,13 @@ def trick_extras(
 
 @dataclass(frozen=True)
 class Announced:
-    """What one party announced: its Re/Kontra (``ansage``) and its highest Absage (0..4)."""
+    """What one party announced: its Re/Kontra (``ansage``), its highest Absage (0..4), and
+    whether its Re/Kontra came as a reply too late to have been an Ansage (``late``: under TSR 6
+    such a party makes no Absage; scoring ignores it)."""
 
     ansage: bool = False
     absage: int = 0
+    late: bool = False
 
     def names(self, party: str) -> list[str]:
         """The announcements as the summary lists them, skipped levels included."""

@@ -901,7 +901,7 @@ class DokoState:
         if new.ansage and not self._ann[party].ansage:
             self._ansage_order.append(party)
         self._ann[party] = new
-        self._ann_codes[party] = new.absage * 2 + new.ansage
+        self._ann_codes[party] = new.absage * 4 + new.late * 2 + new.ansage
         self._ann_log.append((seat, act))
 
     def _why_no_sau(self, seat: int) -> str:
@@ -1123,6 +1123,7 @@ class DokoState:
             "augen": self._augen,
             "ann": self._ann,
             "ann_log": self._ann_log,
+            "ansage_order": self._ansage_order,
             "sau_seat": self._sau_seat,
             "supersau_seat": self._supersau_seat,
             "soloist": self._soloist,

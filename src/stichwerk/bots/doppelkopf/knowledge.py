@@ -108,7 +108,8 @@ class Knowledge:
     played_by: list[int] = field(default_factory=list)
     public_party: list[int] = field(default_factory=list)
     """The parties as the whole table knows them (this seat's own only once shown)."""
-    ann_log: list[tuple[int, str]] = field(default_factory=list)
+    ann_log: list[tuple[int, str, int]] = field(default_factory=list)
+    """Announcements, Sau and Superschweine in order: (seat, act, cards the seat held then)."""
     declared: dict[int, list[str]] = field(default_factory=dict)
     base: FastPlay | None = None
     """The tricks so far replayed on the fast path (only the played cards are in it)."""
@@ -170,6 +171,7 @@ def read(view: dict[str, Any]) -> Knowledge:
     ids = Ids()
     plays: list[tuple[int, int]] = []
     played_by = [0] * seats
+    held = [12 if profile.with_nines else 10] * seats
     for entry in view["history"]:
         act = entry["act"]
         s = entry["seat"]
@@ -177,8 +179,9 @@ def read(view: dict[str, Any]) -> Knowledge:
             card = ids.take(CODE_INDEX[entry["card"]])
             plays.append((s, card))
             played_by[s] |= 1 << card
+            held[s] -= 1
         elif act in LEVEL_ACTS or act in ("sau", "supersau"):
-            k.ann_log.append((s, act))
+            k.ann_log.append((s, act, held[s]))
         elif act in ("hochzeit", "armut", "solo", "schmeissen", "neu-geben"):
             k.declared.setdefault(s, []).append(act)
     hand = 0
@@ -187,7 +190,7 @@ def read(view: dict[str, Any]) -> Knowledge:
     k.hand = hand
     k.played_by = played_by
     shown = played_by[seat] & code_mask(CQ) or any(
-        s == seat and act in LEVEL_ACTS for s, act in k.ann_log
+        s == seat and act in LEVEL_ACTS for s, act, _ in k.ann_log
     )
     if game_type == "normal" and not shown:
         k.public_party[seat] = -1
@@ -349,7 +352,7 @@ def _constraints(k: Knowledge, view: dict[str, Any]) -> None:
     # Soft: a soloist is long in trumps; so, less surely, is a seat that announced.
     if k.soloist >= 0 and k.soloist != me:
         k.trump_weight[k.soloist] = _soloist_weight(k)
-    for s, act in k.ann_log:
+    for s, act, _ in k.ann_log:
         if s != me and act in LEVEL_ACTS:
             strength = 2.0 if act not in ("re", "kontra") else 1.4
             k.trump_weight[s] = max(k.trump_weight[s], strength)

@@ -89,6 +89,7 @@ class DoppelkopfSearchBot:
         if len(plays) == 1 and word is None:
             return plays[0]
         seat = k.seat
+        held = hand.bit_count()  # the word is said now, before the rolled-out tricks
         order = k.order
         n = len(cards)
         public = k.public_party if self.public else None
@@ -110,7 +111,7 @@ class DoppelkopfSearchBot:
                 values[i].append(relative(settle(fast, extras), seat, order))
                 if word is not None:
                     # The same tricks with the word said: only the announcements change.
-                    fast.announce(seat, word.act)
+                    fast.announce(seat, word.act, held)
                     said[i].append(relative(settle(fast, extras), seat, order))
                 rollouts += 1
             worlds += 1

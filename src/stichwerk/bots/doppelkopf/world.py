@@ -191,9 +191,9 @@ def fast_from(k: Knowledge, world: World) -> FastPlay:
         else:
             for s, n in zip(k.order, held, strict=True):
                 fast.party[s] = 0 if n else 1
-    for s, act in k.ann_log:
+    for s, act, cards in k.ann_log:
         if act in LEVEL_ACTS and fast.party[s] >= 0:
-            fast.announce(s, act)
+            fast.announce(s, act, cards)
     if k.to_act is not None:
         fast.to_act = k.to_act
     return fast
