@@ -411,3 +411,26 @@ def test_the_first_bad_line_is_named(text: str, message: str) -> None:
     with pytest.raises(LineError) as info:
         read_lines(text)
     assert str(info.value).startswith(message)
+
+
+def test_announcements_entered_in_order_are_checked_by_the_reply_rule() -> None:
+    said = [
+        {"party": "re", "act": "re", "cards": 11},
+        {"party": "kontra", "act": "kontra", "cards": 10},
+        {"party": "kontra", "act": "keine-90", "cards": 10},
+    ]
+    late = {**normal([0, 2], 100), "said": said}
+    with pytest.raises(SheetError, match=r"'said': .*replied late: .*makes no Absage \(TSR 6\)"):
+        Sheet(read_settings({"game": "doppelkopf", "profile": "ddv"})).add(late)
+    row = doko().add(late)  # Wielandstraße lets a replying party go on with Absagen
+    assert row.summary["said"] == said
+    names = [item["name"] for item in row.score["items"]]
+    assert "keine 90 angesagt (Kontra)" in names
+    hochzeit = {"game_type": "hochzeit", "re": [0, 2], "re_augen": 150, "said": said[:1]}
+    with pytest.raises(SheetError, match="'klaerungsstich': a Hochzeit's announcements need"):
+        doko().add(hochzeit)
+    with pytest.raises(SheetError, match="no announcement before the Hochzeit partner is known"):
+        doko().add({**hochzeit, "klaerungsstich": 2})
+    assert doko().add(
+        {**hochzeit, "said": [{"party": "re", "act": "re", "cards": 10}], "klaerungsstich": 2}
+    ).settlement == (3, 0, 3, 0)

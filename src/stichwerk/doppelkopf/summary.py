@@ -13,6 +13,10 @@ the two paths are checked against each other). Besides NOTATION.md's keys a summ
   Karo solo it becomes;
 - ``duty_solo`` (true or false): whether a solo was the soloist's Pflicht-Solo, as the table
   says it (a score sheet checks it against what the soloist still owes);
+- ``said`` instead of ``announcements``: the announcements in the order made, each
+  ``{"party", "act", "cards"}`` with the cards its announcer held, checked by the rules of
+  ``announcements.check_announcements`` (deadlines, the reply and TSR 6); with a Hochzeit (and
+  a Hochzeit without partner) ``klaerungsstich``, the trick that found the partner;
 - ``redeal`` (``neu-geben``, ``schmeissen`` or ``armut``: an Armut nobody took) with no game at
   all, optionally ``redeal_by`` (the seat that claimed it): the cards are dealt again.
 
@@ -27,6 +31,7 @@ from typing import Any
 from stichwerk.core.errors import RecordError
 from stichwerk.core.record import check_keys, get_bool, get_int, get_options, get_str
 from stichwerk.core.series import DealContext, DealOutcome
+from stichwerk.doppelkopf.announcements import Said, check_announcements
 from stichwerk.doppelkopf.profiles import GAME_TYPES, NORMAL_GAMES, Profile, get_profile
 from stichwerk.doppelkopf.scoring import EXTRAS, LEVELS, PARTIES, Announced, DealFacts, score
 
@@ -51,6 +56,8 @@ SUMMARY_KEYS = (
     "duty_solo",
     "redeal",
     "redeal_by",
+    "said",
+    "klaerungsstich",
 )
 REDEALS = ("neu-geben", "schmeissen", "armut")
 """Why the cards are dealt again: Neu Geben (too few trumps), Schmeißen (too many nines), an
@@ -227,10 +234,17 @@ def read_summary(summary: Mapping[str, Any]) -> Summary:
     duty_solo = get_bool(obj, "duty_solo", "summary") if "duty_solo" in obj else None
     if duty_solo and not solo:
         raise RecordError(f"'duty_solo': a {game_type} game is no Pflicht-Solo")
-    announced = _announcements(obj.get("announcements", {}), profile)
     last = obj.get("last_announcer")
     if last is not None and last not in PARTIES:
         raise RecordError("'last_announcer' must be 're' or 'kontra'")
+    if "said" in obj:
+        if "announcements" in obj or "last_announcer" in obj:
+            raise RecordError("a summary gives 'said' or 'announcements', not both")
+        announced, last = _said(obj, profile, game_type, hochzeit)
+    else:
+        if "klaerungsstich" in obj:
+            raise RecordError("'klaerungsstich' goes with 'said' (the announcements in order)")
+        announced = _announcements(obj.get("announcements", {}), profile)
     if "verworfen_by" in obj:
         culprit = get_int(obj, "verworfen_by", "summary")
         if culprit not in dealt:
@@ -320,6 +334,35 @@ def _read_redeal(
                        "redeal_by"):  # fmt: skip
             raise RecordError(f"a redeal summary holds no {key!r}")
     return Summary(profile, seats, sitting, None, redeal=reason)
+
+
+def _said(
+    obj: dict[str, Any], profile: Profile, game_type: str, hochzeit: bool
+) -> tuple[dict[str, Announced], str | None]:
+    """Announcements entered in the order they were made, each with the cards its announcer
+    held, checked by the rules of ``announcements`` (deadlines, the reply, TSR 6); and the
+    party that said its Re/Kontra last when both did."""
+    raw = obj["said"]
+    if not isinstance(raw, list):
+        raise RecordError("'said' must be a list of {party, act, cards}")
+    said: list[Said] = []
+    for index, item in enumerate(raw, 1):
+        if not isinstance(item, dict) or set(item) != {"party", "act", "cards"}:
+            raise RecordError(f"'said' entry {index} must be {{party, act, cards}}")
+        said.append(Said(item["party"], item["act"], item["cards"]))
+    k = 0
+    if "klaerungsstich" in obj:
+        k = get_int(obj, "klaerungsstich", "summary", lo=1)
+    elif game_type == "hochzeit" or hochzeit:
+        raise RecordError("'klaerungsstich': a Hochzeit's announcements need its Klärungsstich")
+    checked = check_announcements(profile, game_type, said, klaerungsstich=k)
+    if isinstance(checked, str):
+        raise RecordError(f"'said': {checked}")
+    ansagen = [s.party for s in said if s.act == s.party or (
+        s.act in LEVELS and profile.absage_requires_own_ansage)]  # fmt: skip
+    first_ansage = list(dict.fromkeys(ansagen))
+    last = first_ansage[1] if len(first_ansage) == 2 else None
+    return checked, last
 
 
 def _announcements(value: object, profile: Profile) -> dict[str, Announced]:
