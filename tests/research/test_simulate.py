@@ -107,3 +107,11 @@ def test_an_unwritable_path_is_one_line(tmp_path: Path) -> None:
     done = runner.invoke(app, ["simulate", "--deals", "2", "--out", str(blocker / "x.parquet")])
     assert done.exit_code == 2
     assert done.stderr.strip() == f"stichwerk: cannot write {blocker / 'x.parquet'}: Not a directory"
+
+
+def test_ray_writes_the_same_file(tmp_path: Path) -> None:
+    local, remote = tmp_path / "local.parquet", tmp_path / "ray.parquet"
+    run_simulation(spec(deals=6, chunk=2), local, workers=1)
+    result = run_simulation(spec(deals=6, chunk=2), remote, ray_address="local")
+    assert result.complete and result.played == 6
+    assert pq.read_table(local).equals(pq.read_table(remote))
