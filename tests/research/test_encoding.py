@@ -114,7 +114,7 @@ def test_observations_hold_no_hidden_card(game: str, profile: str, seats: int) -
         table = e.unwrapped.table
         rng = np.random.default_rng(deal)
         observations: list[list[np.ndarray]] = []
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, _, done, _, _ = e.last()
             if len(observations) == len(table.state.to_record()["actions"]):
                 observations.append([e.observe(a)["observation"] for a in e.possible_agents])

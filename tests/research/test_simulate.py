@@ -106,7 +106,8 @@ def test_an_unwritable_path_is_one_line(tmp_path: Path) -> None:
     blocker.write_text("", encoding="utf-8")
     done = runner.invoke(app, ["simulate", "--deals", "2", "--out", str(blocker / "x.parquet")])
     assert done.exit_code == 2
-    assert done.stderr.strip() == f"stichwerk: cannot write {blocker / 'x.parquet'}: Not a directory"
+    where = blocker / "x.parquet"
+    assert done.stderr.strip() == f"stichwerk: cannot write {where}: Not a directory"
 
 
 def test_ray_writes_the_same_file(tmp_path: Path) -> None:

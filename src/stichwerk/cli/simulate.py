@@ -105,9 +105,7 @@ def simulate(
                 rate.played = done - first[0]
                 progress.update(task, completed=done)
 
-            result = run_simulation(
-                spec, out, workers=workers, ray_address=ray, progress=advance
-            )
+            result = run_simulation(spec, out, workers=workers, ray_address=ray, progress=advance)
     except StichwerkError as exc:
         fail(str(exc))
     except ModuleNotFoundError:

@@ -12,7 +12,7 @@ sits out: that agent never acts but still gets its settlement.
 """
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -33,7 +33,11 @@ def agent_name(seat: int) -> str:
 class StichwerkEnv(AECEnv):  # type: ignore[misc]
     """A Cego or Doppelkopf table for PettingZoo (use :func:`stichwerk.research.env`)."""
 
-    metadata = {"name": "stichwerk_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "stichwerk_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,

@@ -21,13 +21,14 @@ from stichwerk.core.errors import StichwerkError
 from stichwerk.research.observation import encoder_for
 from stichwerk.research.table import Table, check_reward, check_table
 
-Obs = dict[str, np.ndarray[Any, Any]]
+Obs = dict[str, Any]
+"""``observation`` (float32 vector) and ``action_mask`` (int8 vector)."""
 
 
-class SeatEnv(gymnasium.Env[Obs, int]):
+class SeatEnv(gymnasium.Env[Obs, Any]):
     """Seat ``seat`` against bots; deal ``k`` after ``reset(seed=S)`` is shuffled from ``"S-k"``."""
 
-    metadata = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (gymnasium's own field)
 
     def __init__(
         self,

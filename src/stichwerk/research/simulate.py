@@ -381,6 +381,7 @@ def _join(spec: SimSpec, parts: Path, out: Path) -> None:
     tmp = out.with_name(out.name + ".tmp")
     with pq.ParquetWriter(tmp, schema) as writer:
         for k in range(spec.chunks):
-            writer.write_table(pq.read_table(_part(parts, k)).replace_schema_metadata(schema.metadata))
+            part = pq.read_table(_part(parts, k))
+            writer.write_table(part.replace_schema_metadata(schema.metadata))
     tmp.replace(out)
     shutil.rmtree(parts)

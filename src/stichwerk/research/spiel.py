@@ -57,8 +57,7 @@ def utility_bound(game: str, profile: str, seats: int) -> float:
         top = len(r.ladder) + r.gegensolo_raise
         per_pair = max(
             top * max(r.berg, 8 * r.fach + r.round_to) * r.solo_win_factor,
-            r.solo_value * max(r.berg, 8 * r.fach + r.round_to) * r.solo_win_factor
-            + r.ulti_value,
+            r.solo_value * max(r.berg, 8 * r.fach + r.round_to) * r.solo_win_factor + r.ulti_value,
             r.ulti_value,
             r.piccolo_value,
             r.bettel_value,
@@ -169,11 +168,11 @@ class StichwerkGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self, perfect_recall=perfect_recall)
 
 
-class CegoGame(StichwerkGame):  # type: ignore[misc]
+class CegoGame(StichwerkGame):
     game_name = "cego"
 
 
-class DoppelkopfGame(StichwerkGame):  # type: ignore[misc]
+class DoppelkopfGame(StichwerkGame):
     game_name = "doppelkopf"
 
 
