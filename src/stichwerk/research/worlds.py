@@ -37,6 +37,8 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 400) 
         if assignment is None:
             continue
         candidate = _exchange(record, state.game, places, assignment, seat)
+        if state.game == "doppelkopf" and not _armut_exchange(candidate, target, assignment, rng):
+            continue
         try:
             world = module.deal_from_record(candidate)
             for raw in candidate["actions"]:
@@ -163,10 +165,15 @@ def _assign(
 
     cards = [c for cards in places.values() for c in cards]
     room = {place: len(cards) for place, cards in places.items()}
+    new: dict[Location, list[str]] = {p: [] for p in places}
+    for place, card in _must_hold(view):
+        if place in places and card in cards:
+            cards.remove(card)
+            new[place].append(card)
+            room[place] -= 1
     allowed = {c: [p for p in places if cls(c) not in voids.get(p, set())] for c in set(cards)}
     rng.shuffle(cards)
     cards.sort(key=lambda c: len(allowed[c]))
-    new: dict[Location, list[str]] = {p: [] for p in places}
     for card in cards:
         options = [p for p in allowed[card] if room[p] > 0]
         if not options:
@@ -176,6 +183,29 @@ def _assign(
         new[place].append(card)
         room[place] -= 1
     return new
+
+
+def _must_hold(view: dict[str, Any]) -> list[tuple[int, str]]:
+    """Unplayed cards a seat's words prove it holds: the Geiß (T1) of a Cego Ulti or Geiß
+    bidder, both aces of a Doppelkopf Sau."""
+    out: list[tuple[int, str]] = []
+    played = Counter(e["card"] for e in view["history"] if e["act"] == "play")
+    if view["game"] == "cego":
+        for e in view["history"]:
+            if e["act"] in ("ulti", "soli-ulti", "geiss") and not played["T1"]:
+                out.append((e["seat"], "T1"))
+        return out
+    if view["sau"] is not None:
+        from stichwerk.doppelkopf.cards import CODES
+        from stichwerk.doppelkopf.profiles import get_profile
+        from stichwerk.doppelkopf.trumps import sau_cards
+
+        profile = get_profile(view["profile"], view.get("options") or {})
+        codes = sau_cards(profile, view["game_type"])
+        if codes is not None:
+            ace = CODES[codes[0]]
+            out += [(view["sau"], ace)] * (2 - played[ace])
+    return out
 
 
 def _exchange(
@@ -223,4 +253,68 @@ def _exchange(
         hands.append(mapped)
     out["hands"] = hands
     out["actions"] = [dict(a) for a in record["actions"]]
+    return out
+
+
+def _armut_exchange(
+    record: dict[str, Any], view: dict[str, Any], new: dict[Location, list[str]], rng: random.Random
+) -> bool:
+    """Rebuild an Armut the seat did not take part in around the new hands; ``False`` if the
+    new hands cannot have come from one.
+
+    The poor seat P passed all its trumps A to the taker T, who gave back as many cards R. What
+    each now holds or has played (its pool) is P: its dealt cards less A plus R, so every trump
+    of P's pool came back in R; T: its dealt cards plus A less R.
+    """
+    armut = view.get("armut") or {}
+    poor, taker = armut.get("seat"), armut.get("taker")
+    if taker is None or poor is None or view["seat"] in (poor, taker):
+        return True
+    poor, taker = int(poor), int(taker)
+    if not any(a["act"] == "return" for a in record["actions"]):
+        return True
+    from stichwerk.doppelkopf.cards import CODE_INDEX
+    from stichwerk.doppelkopf.profiles import get_profile
+    from stichwerk.doppelkopf.trumps import TRUMP, order_for
+
+    order = order_for("normal", get_profile(view["profile"], view.get("options") or {}))
+
+    def trump(code: str) -> bool:
+        return order.cls[CODE_INDEX[code]] == TRUMP
+
+    played: dict[int, list[str]] = {poor: [], taker: []}
+    for a in record["actions"]:
+        if a["act"] == "play" and a["seat"] in played:
+            played[a["seat"]].append(a["card"])
+    pool_p = new[poor] + played[poor]
+    pool_t = new[taker] + played[taker]
+    n = int(armut["cards"])
+    back = [c for c in pool_p if trump(c)]
+    if len(back) > n or ("returned_trumps" in armut and len(back) != armut["returned_trumps"]):
+        return False
+    rest = [c for c in pool_p if not trump(c)]
+    rng.shuffle(rest)
+    back += rest[: n - len(back)]
+    passed_pool = [c for c in pool_t if trump(c)]
+    if len(passed_pool) < n or len(back) != n:
+        return False
+    rng.shuffle(passed_pool)
+    passed = passed_pool[:n]
+    hands = record["hands"]
+    hands[poor] = sorted(_minus(pool_p, back) + passed, key=CODE_INDEX.__getitem__)
+    hands[taker] = sorted(_minus(pool_t, passed) + back, key=CODE_INDEX.__getitem__)
+    for a in record["actions"]:
+        if a["act"] == "return":
+            a["cards"] = sorted(back, key=CODE_INDEX.__getitem__)
+    return True
+
+
+def _minus(cards: list[str], take: list[str]) -> list[str]:
+    left = Counter(take)
+    out = []
+    for c in cards:
+        if left[c]:
+            left[c] -= 1
+        else:
+            out.append(c)
     return out
