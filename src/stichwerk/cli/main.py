@@ -13,6 +13,7 @@ from stichwerk.cli.play_cego import play_cego
 from stichwerk.cli.play_doppelkopf import play_doppelkopf
 from stichwerk.cli.replay import replay_command, score_command
 from stichwerk.cli.sheet import sheet_command
+from stichwerk.cli.simulate import simulate
 
 app = typer.Typer(
     name="stichwerk",
@@ -28,6 +29,7 @@ app.add_typer(play_app, name="play")
 play_app.command("cego")(play_cego)
 play_app.command("doppelkopf")(play_doppelkopf)
 app.command()(arena)
+app.command()(simulate)
 
 
 @app.command()
