@@ -210,13 +210,13 @@ def _draw(
         seated = []
         for t in order:
             table = [field[i] for i in tables[t]]
-            _shuffle(table, rng)
+            seeded_shuffle(table, rng)
             seated.append(tuple(table))
         out.append(tuple(seated))
     return out
 
 
-def _shuffle(items: list[Any], rng: random.Random) -> None:
+def seeded_shuffle(items: list[Any], rng: random.Random) -> None:
     """Fisher-Yates on ``rng.random`` only (whose sequence Python keeps stable)."""
     for i in range(len(items) - 1, 0, -1):
         j = int(rng.random() * (i + 1))
@@ -313,11 +313,11 @@ class _Search:
         sizes = self.sizes[r]
         odd_table = self.odd_table[r]
         order = list(range(n))
-        _shuffle(order, rng)
+        seeded_shuffle(order, rng)
         order.sort(key=lambda p: self.odd[p])
         seats = sum(s for s, o in zip(sizes, odd_table, strict=True) if o)
         at_odd = set(order[:seats])
-        _shuffle(order, rng)
+        seeded_shuffle(order, rng)
         tab = [-1] * n
         mem: list[list[int]] = [[] for _ in sizes]
         for p in order:
@@ -368,7 +368,7 @@ class _Search:
         symmetric = not self.fixed_rounds
         for r in range(self.rounds):
             if r == 0 and symmetric:
-                self._shuffled_round()
+                self.seeded_shuffled_round()
             else:
                 self._greedy(r)
         # a round of one table has nothing to swap
@@ -380,9 +380,9 @@ class _Search:
             self._anneal(free, self.weight * rep + fair, moves, even)
         return self.cost()
 
-    def _shuffled_round(self) -> None:
+    def seeded_shuffled_round(self) -> None:
         order = list(range(self.n))
-        _shuffle(order, self.rng)
+        seeded_shuffle(order, self.rng)
         tab = [-1] * self.n
         mem: list[list[int]] = []
         i = 0
