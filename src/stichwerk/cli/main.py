@@ -12,6 +12,7 @@ from stichwerk.cli.arena import arena
 from stichwerk.cli.play_cego import play_cego
 from stichwerk.cli.play_doppelkopf import play_doppelkopf
 from stichwerk.cli.replay import replay_command, score_command
+from stichwerk.cli.tournament import tournament_app
 
 app = typer.Typer(
     name="stichwerk",
@@ -27,6 +28,7 @@ app.add_typer(play_app, name="play")
 play_app.command("cego")(play_cego)
 play_app.command("doppelkopf")(play_doppelkopf)
 app.command()(arena)
+app.add_typer(tournament_app, name="tournament")
 
 
 @app.command()

@@ -55,6 +55,7 @@ from stichwerk.tournament.standings import (
     place_points,
     seat_endrunde,
     table_results,
+    table_series_rules,
     vorrunde_standings,
 )
 
@@ -92,6 +93,7 @@ __all__ = [
     "seat_endrunde",
     "seats_at",
     "table_results",
+    "table_series_rules",
     "unfairness",
     "vorrunde_standings",
     "write_list_csv",

@@ -31,7 +31,7 @@ from typing import Any
 
 from stichwerk.core.errors import StichwerkError
 from stichwerk.core.rng import seed_to_int
-from stichwerk.core.series import Series
+from stichwerk.core.series import Series, SeriesRules
 from stichwerk.tournament.draw import Player, Round, Seating, seeded_shuffle
 from stichwerk.tournament.formats import TournamentFormat
 
@@ -209,6 +209,31 @@ def duty_owed(fmt: TournamentFormat, results: Iterable[Result], player: Player) 
     ``Series(duty_owed=...)``)."""
     played = sum(r.duty_solos for r in results if r.player == player and r.round <= fmt.rounds)
     return max(fmt.duty_solos - played, 0)
+
+
+def table_series_rules(fmt: TournamentFormat, base: SeriesRules, round_number: int) -> SeriesRules:
+    """The list rules of a tournament table: the game's own for the table's seats (``base``,
+    e.g. Doppelkopf's ``series_rules(profile, seats=5)``) with the format's games for that size,
+    its sitting dealer, and the Pflicht-Soli of the round (none in the Endrunde). Start the
+    table's ``Series`` with ``first_dealer=0`` (the first seat of the draw deals first) and, in
+    the Vorrunde, ``duty_owed`` from :func:`duty_owed` for each seat.
+
+    >>> from stichwerk.tournament.formats import WIELANDSTRASSE
+    >>> r = table_series_rules(WIELANDSTRASSE, SeriesRules(seats=5), 4)
+    >>> r.games, r.dealer_sits, r.duty_solos
+    (10, True, 0)
+    """
+    size = base.seats
+    if fmt.games_at(size) < 1:
+        raise StichwerkError(f"the {fmt.name} format has no {size}-tables")
+    vorrunde = round_number <= fmt.rounds
+    return replace(
+        base,
+        games=fmt.games_at(size),
+        dealer_sits=fmt.sitting_dealer(size),
+        duty_solos=fmt.duty_solos if vorrunde else fmt.final_duty_solos,
+        duty_penalty=fmt.duty_penalty,
+    )
 
 
 def table_results(round_number: int, seating: Seating, series: Series) -> list[Result]:
