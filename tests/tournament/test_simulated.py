@@ -1,6 +1,7 @@
 """Whole tournaments end to end: drawn, every table's list played through the engines by bots,
 the Endrunde seated from the standings, the final ranking with ranking points."""
 
+import itertools
 from collections import Counter
 
 import pytest
@@ -95,7 +96,7 @@ def test_endrunde_seated_by_vorrunde_rank(played: Simulation) -> None:
     assert [len(t) for t in tables] == sorted(mix)  # the 5-tables sit lowest
     place = {s.player: s.place for s in vorrunde(played)}
     split = {p for group in played.endrunde.by_lot for p in group}
-    for upper, lower in zip(tables, tables[1:], strict=False):
+    for upper, lower in itertools.pairwise(tables):
         assert max(place[p] for p in upper) <= min(place[p] for p in lower)
         if max(place[p] for p in upper) == min(place[p] for p in lower):
             assert set(upper) & split and set(lower) & split
@@ -118,7 +119,7 @@ def test_final_ranking_tie_breaks_and_ranking_points(played: Simulation) -> None
             assert s.score == final  # Vorrunde points are not carried to the title table
         elif s.group == "field":
             assert s.score == final + s.preliminary_total
-    for a, b in zip(ranking, ranking[1:], strict=False):
+    for a, b in itertools.pairwise(ranking):
         if a.group != b.group:
             assert b.place == a.place + 1 or (a.shared and b.place > a.place)
             continue

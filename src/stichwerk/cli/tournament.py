@@ -41,6 +41,8 @@ def plan_command(
     ] = False,
 ) -> None:
     """Draw the Vorrunde's seating plan for a number of players, without a database."""
+    if players <= 0:
+        fail("say how many players to seat: --players N")
     try:
         fmt = get_format(format_name)
         plan = draw_vorrunde(fmt, players, seed)
