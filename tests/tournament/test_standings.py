@@ -239,6 +239,11 @@ def test_final_ranking_errors() -> None:
                       withdrawn=[4, 5, 6, 7])  # fmt: skip
     with pytest.raises(StichwerkError, match="swm format has no Endrunde"):
         final_ranking(SWM, players, [], Round(3, ((0, 1, 2, 3),)))
+    # results may come as any iterable, read once
+    endrunde = Round(4, ((0, 1, 2, 3), (4, 5, 6, 7)))
+    assert final_ranking(W, players, iter(results), endrunde) == final_ranking(
+        W, players, results, endrunde
+    )
 
 
 def test_swm_ranks_by_the_sum_of_settlements_then_games_won() -> None:

@@ -6,14 +6,16 @@ the rest at 5-tables). What the draw optimises, in this order:
 1. **repeated pairs** over the rounds (see :mod:`stichwerk.tournament.bounds`): everyone should
    meet as many different opponents as possible;
 2. **the larger tables' seats spread fairly**: nobody sits at a 5-table twice while another
-   never did (the sum of squares of each player's 5-table seats is kept as small as it goes).
+   never did, as far as the fewest repeats allow (:func:`~.bounds.unfairness` is kept as small
+   as it goes).
 
 The search: the first round is a seeded shuffle (any first round is as good as another), each
-later round starts greedily (every player to the table where he meets the fewest old opponents)
-and is then improved by simulated annealing over swaps of two players of one round, the moves
-aimed mostly at players who meet someone again. It stops at a proven optimum (the lower bounds
-of ``bounds``) or after a fixed number of moves, so the same seed gives the same draw on every
-machine (only ``random.Random.random``, whose sequence Python keeps stable, is used).
+later round starts greedily (the 5-table seats to those who have had the fewest, then every
+player to the table where he meets the fewest old opponents) and is then improved by simulated
+annealing over swaps of two players of one round, the moves aimed mostly at players who meet
+someone again. It stops at a proven optimum (the bounds of :mod:`~.bounds`) or after a fixed
+number of moves, and uses only ``random.Random.random`` (whose sequence Python keeps stable) and
+plain arithmetic, so the same seed gives the same draw on every machine.
 
 Within a table the seats are a seeded shuffle: the first player listed deals the first game, the
 deal passes to the next seat in the list (clockwise), and at a 5-table the dealer sits out.
@@ -164,7 +166,8 @@ def draw_round(
     inside = set(field)
     # each earlier table's size as played, and those of its players who are still in
     fixed = [[(len(t), tuple(p for p in t if p in inside)) for t in r.tables] for r in earlier]
-    todo = [mix] * (fmt.rounds - len(earlier))
+    # The first round is a shuffle whatever comes after; later ones look ahead to the rest.
+    todo = [mix] * (fmt.rounds - len(earlier) if earlier else 1)
     rounds = _draw(fmt, field, fixed, todo, rng, effort)
     return Round(number, rounds[0])
 

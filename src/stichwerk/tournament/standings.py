@@ -486,6 +486,7 @@ def final_ranking(
     With an Endrunde, ``endrunde`` is its seating (the title table first); results still
     missing count as 0 (so it doubles as the live standings of the Endrunde).
     """
+    results = list(results)
     gone = _check_withdrawn(players, withdrawn)
     rows = _rows(fmt, _tally(fmt, players, results), gone, with_final=True)
     active = {p: r for p, r in rows.items() if p not in gone}
