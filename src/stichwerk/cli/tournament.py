@@ -57,8 +57,9 @@ def plan_command(
 def show_plan(console: Console, fmt: TournamentFormat, plan: Plan, players: int, seed: str) -> None:
     """The plan by table and by player, numbered 1..N as on a registration list."""
     larger = tuple(s for s in fmt.table_sizes[1:])
+    stage = "Vorrunde of " if fmt.final_round else ""
     console.print(
-        f"[bold]{fmt.name}[/]: Vorrunde of {len(plan.rounds)} rounds for {players} players "
+        f"[bold]{fmt.name}[/]: {stage}{len(plan.rounds)} rounds for {players} players "
         f"(seed {seed})"
     )
     for r in plan.rounds:
