@@ -59,8 +59,7 @@ def show_plan(console: Console, fmt: TournamentFormat, plan: Plan, players: int,
     larger = tuple(s for s in fmt.table_sizes[1:])
     stage = "Vorrunde of " if fmt.final_round else ""
     console.print(
-        f"[bold]{fmt.name}[/]: {stage}{len(plan.rounds)} rounds for {players} players "
-        f"(seed {seed})"
+        f"[bold]{fmt.name}[/]: {stage}{len(plan.rounds)} rounds for {players} players (seed {seed})"
     )
     for r in plan.rounds:
         table = Table(title=f"Round {r.number}", title_justify="left")
