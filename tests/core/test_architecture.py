@@ -11,6 +11,7 @@ ALLOWED = {
     "cego": {"core", "cego"},
     "doppelkopf": {"core", "doppelkopf"},
     "sheet": {"core", "games", "sheet"},
+    "tournament": {"core", "tournament"},
 }
 
 

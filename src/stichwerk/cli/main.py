@@ -14,6 +14,7 @@ from stichwerk.cli.play_doppelkopf import play_doppelkopf
 from stichwerk.cli.replay import replay_command, score_command
 from stichwerk.cli.sheet import sheet_command
 from stichwerk.cli.simulate import simulate
+from stichwerk.cli.tournament import tournament_app
 
 app = typer.Typer(
     name="stichwerk",
@@ -30,6 +31,7 @@ play_app.command("cego")(play_cego)
 play_app.command("doppelkopf")(play_doppelkopf)
 app.command()(arena)
 app.command()(simulate)
+app.add_typer(tournament_app, name="tournament")
 
 
 @app.command()
