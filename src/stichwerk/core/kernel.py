@@ -1,0 +1,149 @@
+"""What both compiled kernels share: numba's ``njit`` with the project's settings, bit tricks on
+``int64`` card sets, and a small random generator every world carries itself.
+
+The game kernels (``stichwerk.cego.kernel``, ``stichwerk.doppelkopf.kernel``) compile with numba
+(``pip install stichwerk[research]``). Nothing else imports this module, so the engines, the web
+app and the CLI run without numba.
+
+- :func:`jit` compiles with ``cache=True`` (the machine code is kept beside the module, so a
+  second process starts at once) and ``nogil=True`` (threads may run kernels side by side).
+- Card sets are ``int64`` (54 Cego cards and 48 Doppelkopf card ids fit). ``popcount``,
+  ``lowest`` and ``highest`` compile to one instruction each (LLVM's ``ctpop``, ``cttz``,
+  ``ctlz``).
+- The generator is SplitMix64 (as :mod:`stichwerk.core.rng`) on a one-element ``uint64`` array,
+  so each world, thread or batch has its own stream and a seed gives the same numbers in any order
+  of execution.
+"""
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba  # type: ignore[import-untyped]
+import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba.core import types  # type: ignore[import-untyped]
+from numba.extending import intrinsic  # type: ignore[import-untyped]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def jit(fn: F) -> F:
+    """Compile ``fn`` with numba: no Python objects, cached on disk, without the GIL."""
+    return cast(F, numba.njit(cache=True, nogil=True)(fn))
+
+
+def jit_parallel(fn: F) -> F:
+    """Like :func:`jit`, with ``prange`` loops spread over the cores."""
+    return cast(F, numba.njit(cache=True, nogil=True, parallel=True)(fn))
+
+
+prange = numba.prange
+
+
+@intrinsic  # type: ignore[misc]
+def _ctpop(typingctx: Any, x: Any) -> Any:
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@intrinsic  # type: ignore[misc]
+def _cttz(typingctx: Any, x: Any) -> Any:
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return x(x), codegen
+
+
+@intrinsic  # type: ignore[misc]
+def _ctlz(typingctx: Any, x: Any) -> Any:
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return x(x), codegen
+
+
+@jit
+def popcount(mask: int) -> int:
+    """The number of cards in ``mask``."""
+    return np.int64(_ctpop(np.int64(mask)))  # type: ignore[no-any-return]
+
+
+@jit
+def lowest(mask: int) -> int:
+    """The lowest card id in a non-empty ``mask``."""
+    return np.int64(_cttz(np.int64(mask)))  # type: ignore[no-any-return]
+
+
+@jit
+def highest(mask: int) -> int:
+    """The highest card id in ``mask``; -1 for the empty set (as ``bit_length() - 1``)."""
+    return np.int64(63) - np.int64(_ctlz(np.int64(mask)))  # type: ignore[no-any-return]
+
+
+@jit
+def nth(mask: int, k: int) -> int:
+    """The ``k``-th card id of ``mask``, counted from the lowest (0 is the lowest)."""
+    for _ in range(k):
+        mask &= mask - 1
+    return lowest(mask)
+
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@jit
+def next64(rs: Any) -> Any:
+    """The next 64-bit output of the SplitMix64 stream held in ``rs[0]``."""
+    s = rs[0] + _GAMMA
+    rs[0] = s
+    z = (s ^ (s >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@jit
+def below(rs: Any, n: int) -> int:
+    """A random integer in ``range(n)`` (``n`` small: the modulo bias is below 2**-58)."""
+    return np.int64(next64(rs) % np.uint64(n))  # type: ignore[no-any-return]
+
+
+@jit
+def uniform(rs: Any) -> float:
+    """A random float in [0, 1)."""
+    return float(next64(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit
+def random_card(rs: Any, mask: int) -> int:
+    """A uniformly random card of a non-empty ``mask``."""
+    n = popcount(mask)
+    if n == 1:
+        return lowest(mask)
+    return nth(mask, below(rs, n))
+
+
+def stream(seed: int) -> "np.ndarray[Any, np.dtype[np.uint64]]":
+    """A generator state for :func:`next64` from a seed (any int)."""
+    return np.array([seed & ((1 << 64) - 1)], dtype=np.uint64)
+
+
+@jit
+def substream(seed: Any, index: int) -> Any:
+    """The ``index``-th independent stream of ``seed`` (a ``uint64``), for world ``index``."""
+    rs = np.empty(1, dtype=np.uint64)
+    rs[0] = seed ^ (np.uint64(index) * _MIX2)
+    next64(rs)
+    return rs
