@@ -34,6 +34,7 @@ from stichwerk.core.kernel import (
     below,
     highest,
     jit,
+    jit_alloc,
     jit_parallel,
     lowest,
     nth,
@@ -772,7 +773,7 @@ def finish(st: Row, policy: int, rs: Any) -> None:
             play(st, choose_card(st, mask))
 
 
-@jit
+@jit_alloc
 def play_out_into(rows: Any, rules: Row, policy: int, seed: Any, out: Any, start: int) -> None:
     """Finish rows ``start..`` in place, world ``i`` with its own random stream, and write the
     settlements."""
@@ -783,7 +784,7 @@ def play_out_into(rows: Any, rules: Row, policy: int, seed: Any, out: Any, start
         settle(st, rules, out[i])
 
 
-@jit
+@jit_alloc
 def _play_out(rows: Any, rules: Row, policy: int, seed: Any) -> Any:
     out = np.zeros((rows.shape[0], 5), dtype=np.int64)
     play_out_into(rows, rules, policy, seed, out, 0)
@@ -873,7 +874,7 @@ def exchange_row(contract: str) -> Row:
     )
 
 
-@jit
+@jit_alloc
 def exchange_random(st: Row, rules: Row, blind: int, removed: int, ex: Row, rs: Any) -> bool:
     """The declarer of a ladder contract exchanges with the blind, each choice uniformly among
     the legal ones (lay out, keep, take the blind, press); ``False`` if he cannot lay out.
@@ -924,7 +925,7 @@ def exchange_random(st: Row, rules: Row, blind: int, removed: int, ex: Row, rs: 
     return True
 
 
-@jit
+@jit_alloc
 def deal_cards(st: Row, rs: Any, removed: int) -> int:
     """Shuffle and deal every seat dealt in its hand; return the blind."""
     deck = np.empty(54, dtype=np.int64)
@@ -952,7 +953,7 @@ def deal_cards(st: Row, rs: Any, removed: int) -> int:
     return blind
 
 
-@jit
+@jit_alloc
 def _random_deals(
     template: Row, rules: Row, ex: Row, k: int, policy: int, seed: Any, removed: int
 ) -> Any:
@@ -1053,7 +1054,7 @@ HIGH_TRUMP = 14
 """Index of T15, the lowest trump a Piccolo or Bettel player is shy of."""
 
 
-@jit
+@jit_alloc
 def sample_world(st: Row, kn: Row, leans: Any, rs: Any) -> int:
     """Deal the unseen cards into the row's hands consistently with the seat's knowledge (as
     ``world.sample_world``); return the cards outside every hand, or -1 when no world fits."""
@@ -1064,7 +1065,7 @@ def sample_world(st: Row, kn: Row, leans: Any, rs: Any) -> int:
     return -1
 
 
-@jit
+@jit_alloc
 def _try_sample(st: Row, kn: Row, leans: Any, rs: Any, use_voids: bool) -> int:
     n_others = kn[K_N_OTHERS]
     room = np.zeros(4, dtype=np.int64)
@@ -1160,7 +1161,7 @@ def _try_sample(st: Row, kn: Row, leans: Any, rs: Any, use_voids: bool) -> int:
     return hidden
 
 
-@jit
+@jit_alloc
 def search_worlds(
     base: Row,
     kn: Row,
@@ -1197,7 +1198,7 @@ def search_worlds(
     return done
 
 
-@jit
+@jit_alloc
 def sample_many(base: Row, kn: Row, leans: Any, worlds: int, rs: Any) -> int:
     """Sample ``worlds`` worlds and throw them away (the determinizations benchmark)."""
     st = base.copy()

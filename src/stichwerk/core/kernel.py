@@ -6,7 +6,10 @@ The game kernels (``stichwerk.cego.kernel``, ``stichwerk.doppelkopf.kernel``) co
 app and the CLI run without numba.
 
 - :func:`jit` compiles with ``cache=True`` (the machine code is kept beside the module, so a
-  second process starts at once) and ``nogil=True`` (threads may run kernels side by side).
+  second process starts at once), ``nogil=True`` (threads may run kernels side by side) and
+  without numba's reference counting (``_nrt=False``): such a function may not allocate arrays,
+  and in return it pays no atomic reference count on every array it is passed, which inside the
+  play loop cost more than the play itself. :func:`jit_alloc` is for the few that allocate.
 - Card sets are ``int64`` (54 Cego cards and 48 Doppelkopf card ids fit). ``popcount``,
   ``lowest`` and ``highest`` compile to one instruction each (LLVM's ``ctpop``, ``cttz``,
   ``ctlz``).
@@ -28,12 +31,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def jit(fn: F) -> F:
-    """Compile ``fn`` with numba: no Python objects, cached on disk, without the GIL."""
+    """Compile ``fn`` with numba: no Python objects, cached on disk, without the GIL, without
+    reference counting (it allocates no arrays)."""
+    return cast(F, numba.njit(cache=True, nogil=True, _nrt=False)(fn))
+
+
+def jit_alloc(fn: F) -> F:
+    """Like :func:`jit` for a function that allocates arrays (reference counted)."""
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
 def jit_parallel(fn: F) -> F:
-    """Like :func:`jit`, with ``prange`` loops spread over the cores."""
+    """Like :func:`jit_alloc`, with ``prange`` loops spread over the cores."""
     return cast(F, numba.njit(cache=True, nogil=True, parallel=True)(fn))
 
 
@@ -140,7 +149,7 @@ def stream(seed: int) -> "np.ndarray[Any, np.dtype[np.uint64]]":
     return np.array([seed & ((1 << 64) - 1)], dtype=np.uint64)
 
 
-@jit
+@jit_alloc
 def substream(seed: Any, index: int) -> Any:
     """The ``index``-th independent stream of ``seed`` (a ``uint64``), for world ``index``."""
     rs = np.empty(1, dtype=np.uint64)

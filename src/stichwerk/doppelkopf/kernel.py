@@ -38,6 +38,7 @@ from stichwerk.core.kernel import (
     below,
     highest,
     jit,
+    jit_alloc,
     jit_parallel,
     lowest,
     popcount,
@@ -369,35 +370,35 @@ def legal(st: Row, orders: Any) -> int:
     """The cards the seat to act may play: the class led if it holds one, else any."""
     hand = st[HAND + st[TO_ACT]]
     if st[TLEN]:
-        o = orders[st[ORDER]]
-        follow = hand & o[O_MASKS + o[O_CLS + (st[TID] >> 1)]]
+        oi = st[ORDER]
+        follow = hand & orders[oi, O_MASKS + orders[oi, O_CLS + (st[TID] >> 1)]]
         if follow:
             return follow  # type: ignore[no-any-return]
     return hand  # type: ignore[no-any-return]
 
 
 @jit
-def winner_index(st: Row, o: Any, last: bool) -> int:
+def winner_index(st: Row, orders: Any, oi: int, last: bool) -> int:
     """The index in the trick of the card that wins it (``trumps.winner_of``)."""
     later = O_LATER_LAST if last else O_LATER
     first = st[TID] >> 1
-    led = o[O_CLS + first]
+    led = orders[oi, O_CLS + first]
     best = 0
     best_trump = led == TRUMP
-    best_power = o[O_POWER + first]
+    best_power = orders[oi, O_POWER + first]
     for i in range(1, 4):
         code = st[TID + i] >> 1
-        c = o[O_CLS + code]
+        c = orders[oi, O_CLS + code]
         if c == TRUMP:
             if not best_trump:
                 best = i
                 best_trump = True
-                best_power = o[O_POWER + code]
+                best_power = orders[oi, O_POWER + code]
                 continue
         elif best_trump or c != led:
             continue
-        p = o[O_POWER + code]
-        if p > best_power or (p == best_power and o[later + code]):
+        p = orders[oi, O_POWER + code]
+        if p > best_power or (p == best_power and orders[oi, later + code]):
             best = i
             best_power = p
     return best
@@ -410,11 +411,11 @@ def play(st: Row, card: int, prof: Row, orders: Any) -> None:
     bit = np.int64(1) << card
     st[HAND + seat] ^= bit
     st[PLAYED] |= bit
-    o = orders[st[ORDER]]
+    oi = st[ORDER]
     i = st[TLEN]
     if i:
-        led = o[O_CLS + (st[TID] >> 1)]
-        if o[O_CLS + (card >> 1)] != led:
+        led = orders[oi, O_CLS + (st[TID] >> 1)]
+        if orders[oi, O_CLS + (card >> 1)] != led:
             st[VOIDS + seat] |= 1 << led
     st[TSEAT + i] = seat
     st[TID + i] = card
@@ -423,7 +424,7 @@ def play(st: Row, card: int, prof: Row, orders: Any) -> None:
         st[TO_ACT] = st[NEXT + seat]
         return
     last = st[TRICK_NO] == st[N_TRICKS] - 1
-    w = winner_index(st, o, last)
+    w = winner_index(st, orders, oi, last)
     win = st[TSEAT + w]
     points = 0
     fox = False
@@ -445,7 +446,7 @@ def play(st: Row, card: int, prof: Row, orders: Any) -> None:
         st[base + 9] = st[TRICK_NO]
         st[LOG_N] = n + 1
     if st[HOCHZEITER] >= 0 and st[CLARIFIED] == 0:
-        _clarify(st, prof, o, w, win)
+        _clarify(st, prof, orders, oi, w, win)
     st[TLEN] = 0
     st[TO_ACT] = win
     if st[TRICK_NO] >= st[N_TRICKS]:
@@ -454,7 +455,7 @@ def play(st: Row, card: int, prof: Row, orders: Any) -> None:
 
 
 @jit
-def _clarify(st: Row, prof: Row, o: Any, w: int, win: int) -> None:
+def _clarify(st: Row, prof: Row, orders: Any, oi: int, w: int, win: int) -> None:
     """The Hochzeit's Klärungsstich (``trumps.finds_hochzeit_partner``), or the Karo solo."""
     h = st[HOCHZEITER]
     number = st[TRICK_NO]
@@ -462,11 +463,11 @@ def _clarify(st: Row, prof: Row, o: Any, w: int, win: int) -> None:
         rule = prof[P_PARTNER_RULE]
         found = True
         if rule == 1:
-            found = o[O_CLS + (st[TID] >> 1)] != TRUMP
+            found = orders[oi, O_CLS + (st[TID] >> 1)] != TRUMP
         elif rule == 2:
-            found = o[O_CLS + (st[TID] >> 1)] == TRUMP
+            found = orders[oi, O_CLS + (st[TID] >> 1)] == TRUMP
         elif rule == 3:
-            found = o[O_CLS + (st[TID + w] >> 1)] != TRUMP
+            found = orders[oi, O_CLS + (st[TID + w] >> 1)] != TRUMP
         if found:
             st[CLARIFIED] = number
             st[SHIFT] = number - 1 if prof[P_HOCHZEIT_SHIFT] else 0
@@ -620,24 +621,26 @@ def _defends(augen: int, tricks: int, level: int) -> bool:
 
 
 @jit
-def _level_points(party: int, augen: Any, tricks: Any, absage: Any, prof: Row) -> int:
-    """Unter 90/60/30 and schwarz of the other party, and points reached against its Absage."""
-    other = 1 - party
+def _level_points(other_augen: int, other_tricks: int, other_absage: int, prof: Row) -> int:
+    """A party's points for the other party's unter 90/60/30 and schwarz, and for reaching
+    120/90/60/30 against the other's Absage (``scoring._level_items``)."""
     pts = 0
     for level in range(1, 5):
-        if _reaches(augen[other], tricks[other], level):
+        if _reaches(other_augen, other_tricks, level):
             pts += prof[P_LEVEL_POINTS]
-    own = 240 - augen[other]
+    own = 240 - other_augen
     for level in range(1, 5):
-        if absage[other] >= level and own >= 150 - 30 * level:
+        if other_absage >= level and own >= 150 - 30 * level:
             pts += prof[P_REACHED_POINTS]
     return pts
 
 
 @jit
-def extras(st: Row, prof: Row, out: Any) -> None:
-    """Add each party's extras (Fuchs, Doppelkopf, Karlchen ...) to ``out[0..1]``
-    (``scoring.trick_extras`` over the logged tricks, with the parties as the deal ended)."""
+def extras(st: Row, prof: Row) -> tuple[int, int]:
+    """Each party's extras (Fuchs, Doppelkopf, Karlchen ...): ``scoring.trick_extras`` over
+    the logged tricks, with the parties as the deal ended."""
+    out_re = 0
+    out_ko = 0
     game = st[GAME]
     normal = (NORMAL_MASK >> game) & 1
     fox = (prof[P_FOX_GAMES] >> game) & 1 and st[SAU_SEAT] < 0
@@ -646,16 +649,17 @@ def extras(st: Row, prof: Row, out: Any) -> None:
         base = LOG + n * LOG_WIDTH
         win = st[base + 8]
         wp = st[PARTY + win]
+        gain = 0
         if fox:
             for j in range(4):
                 if st[base + 4 + j] >> 1 == FUCHS and st[PARTY + st[base + j]] != wp:
-                    out[wp] += 1
+                    gain += 1
         if normal and big:
             points = 0
             for j in range(4):
                 points += AUGEN_OF_ID[st[base + 4 + j]]
             if points >= big:
-                out[wp] += 1
+                gain += 1
         last = st[base + 9] == st[N_TRICKS]
         if last and normal and (prof[P_KARLCHEN] or prof[P_GEFANGEN]):
             jacks = 0
@@ -672,94 +676,111 @@ def extras(st: Row, prof: Row, out: Any) -> None:
                     else:
                         j1 = st[base + j]
             if prof[P_KARLCHEN] and win_card >> 1 == KARLCHEN:
-                out[wp] += 1
+                gain += 1
                 if prof[P_DOPPELKARLCHEN] and jacks == 2 and st[PARTY + j0] == st[PARTY + j1]:
-                    out[wp] += 1
+                    gain += 1
             if prof[P_GEFANGEN]:
                 for j in range(4):
                     if st[base + 4 + j] >> 1 == KARLCHEN and st[PARTY + st[base + j]] != wp:
-                        out[wp] += 1
+                        gain += 1
+        if wp == 0:
+            out_re += gain
+        else:
+            out_ko += gain
+    return out_re, out_ko
 
 
 @jit
 def settle(st: Row, prof: Row, out: Any) -> None:
     """Add the settlement of a finished deal to ``out`` (``scoring.score``'s numbers)."""
     seats = st[SEATS]
-    augen = np.zeros(2, dtype=np.int64)
-    tricks = np.zeros(2, dtype=np.int64)
+    re_augen = 0
+    re_tricks = 0
+    ko_tricks = 0
     for s in range(seats):
         p = st[PARTY + s]
         if st[NEXT + s] >= 0 and p >= 0:
-            augen[p] += st[AUGEN + s]
-            tricks[p] += st[WON + s]
-    augen[1] = 240 - augen[0]
-    ansage = np.zeros(2, dtype=np.int64)
-    absage = np.zeros(2, dtype=np.int64)
-    for party in range(2):
-        ansage[party] = st[ANN + party] & 1
-        absage[party] = st[ANN + party] >> 1
-    ra = absage[0]
-    ka = absage[1]
+            if p == 0:
+                re_augen += st[AUGEN + s]
+                re_tricks += st[WON + s]
+            else:
+                ko_tricks += st[WON + s]
+    ko_augen = 240 - re_augen
+    re_ansage = st[ANN] & 1
+    ko_ansage = st[ANN + 1] & 1
+    ra = st[ANN] >> 1
+    ka = st[ANN + 1] >> 1
     winner = -1
     if ra == 0 and ka == 0:
         target = 121
-        if ansage[1] and not ansage[0] and prof[P_KONTRA_ONLY_121]:
+        if ko_ansage and not re_ansage and prof[P_KONTRA_ONLY_121]:
             target = 120
-        elif ansage[0] and ansage[1] and prof[P_BOTH_LAST]:
+        elif re_ansage and ko_ansage and prof[P_BOTH_LAST]:
             target = 120 if st[ANS_SECOND] == 1 else 121
-        winner = 0 if augen[0] >= target else 1
+        winner = 0 if re_augen >= target else 1
     else:
         if ra:
-            re_wins = _reaches(augen[1], tricks[1], ra)
+            re_wins = _reaches(ko_augen, ko_tricks, ra)
         else:
-            re_wins = _defends(augen[0], tricks[0], ka)
+            re_wins = _defends(re_augen, re_tricks, ka)
         if ka:
-            ko_wins = _reaches(augen[0], tricks[0], ka)
+            ko_wins = _reaches(re_augen, re_tricks, ka)
         else:
-            ko_wins = _defends(augen[1], tricks[1], ra)
+            ko_wins = _defends(ko_augen, ko_tricks, ra)
         if re_wins:
             winner = 0
         elif ko_wins:
             winner = 1
-    pts = np.zeros(2, dtype=np.int64)
+    pts_re = 0
+    pts_ko = 0
     doublings = 0
     game = st[GAME]
     solo = (SOLO_MASK >> game) & 1
     if winner >= 0:
-        pts[winner] += 1
+        won = 1
         gegen = prof[P_GEGEN]
         if winner == 1 and (gegen == 2 or (gegen == 1 and (NORMAL_MASK >> game) & 1)):
-            pts[winner] += 1
-        pts[winner] += _level_points(winner, augen, tricks, absage, prof)
-        for party in range(2):
-            if ansage[party]:
+            won += 1
+        if winner == 0:
+            won += _level_points(ko_augen, ko_tricks, ka, prof)
+        else:
+            won += _level_points(re_augen, re_tricks, ra, prof)
+        for ansage in (re_ansage, ko_ansage):
+            if ansage:
                 if prof[P_RE_KONTRA_DOUBLES]:
                     doublings += 1
                 else:
-                    pts[winner] += prof[P_RE_KONTRA_POINTS]
-            pts[winner] += prof[P_ABSAGE_POINTS] * absage[party]
+                    won += prof[P_RE_KONTRA_POINTS]
+        won += prof[P_ABSAGE_POINTS] * (ra + ka)
+        if winner == 0:
+            pts_re = won
+        else:
+            pts_ko = won
     elif not prof[P_NO_WINNER_ZERO]:
-        for party in range(2):
-            pts[party] += _level_points(party, augen, tricks, absage, prof)
-    extras(st, prof, pts)
+        pts_re = _level_points(ko_augen, ko_tricks, ka, prof)
+        pts_ko = _level_points(re_augen, re_tricks, ra, prof)
+    extra_re, extra_ko = extras(st, prof)
+    pts_re += extra_re
+    pts_ko += extra_ko
     if winner < 0 and prof[P_NO_WINNER_ZERO]:
-        pts[0] = 0
-        pts[1] = 0
+        pts_re = 0
+        pts_ko = 0
     counting = prof[P_COUNTING]
     if winner >= 0:
-        loser = 1 - winner
+        pw = pts_re if winner == 0 else pts_ko
+        pl = pts_ko if winner == 0 else pts_re
         if prof[P_NET] or counting == 0:
-            value = pts[winner] - pts[loser]
+            value = pw - pl
             separate = 0
         else:
-            value = pts[winner]
-            separate = pts[loser]
+            value = pw
+            separate = pl
         value *= 1 << doublings
         _pay(st, prof, out, winner, value, solo)
         if separate:
-            _pay(st, prof, out, loser, separate * (1 << doublings), solo)
+            _pay(st, prof, out, 1 - winner, separate * (1 << doublings), solo)
     else:
-        net = pts[0] - pts[1]
+        net = pts_re - pts_ko
         if net:
             _pay(st, prof, out, 0 if net > 0 else 1, abs(net), solo)
 
@@ -820,12 +841,14 @@ def _table_index(st: Row, prof: Row) -> int:
 
 
 @jit
-def _fehl_safe(st: Row, card: int, seat: int, out: int, o: Any, ti: Any) -> bool:
+def _fehl_safe(
+    st: Row, card: int, seat: int, out: int, orders: Any, oi: int, pol_i: Any, ti: int
+) -> bool:
     code = card >> 1
-    if out & ti[T_ABOVE + code]:
+    if out & pol_i[ti, T_ABOVE + code]:
         return False
-    suit = o[O_CLS + code]
-    if popcount(out & ti[T_SUITS + suit]) < 3:
+    suit = orders[oi, O_CLS + code]
+    if popcount(out & pol_i[ti, T_SUITS + suit]) < 3:
         return False
     s = st[NEXT + seat]
     while s != seat:
@@ -837,8 +860,8 @@ def _fehl_safe(st: Row, card: int, seat: int, out: int, o: Any, ti: Any) -> bool
 
 @jit
 def _lead(
-    st: Row, seat: int, hand: int, legal_mask: int, out: int, team: Any, o: Any, ti: Any, tf: Any,
-    hochzeit_rule: int,
+    st: Row, seat: int, hand: int, legal_mask: int, out: int, team: Any, orders: Any, oi: int,
+    pol_i: Any, pol_f: Any, ti: int, hochzeit_rule: int,
 ) -> int:  # fmt: skip
     trumps = np.int64(0)
     fehl = np.int64(0)
@@ -854,11 +877,11 @@ def _lead(
         elif n_cards == 1:
             c1 = c
         n_cards += 1
-        if o[O_CLS + (c >> 1)] == TRUMP:
+        if orders[oi, O_CLS + (c >> 1)] == TRUMP:
             trumps |= np.int64(1) << c
         else:
             fehl |= np.int64(1) << c
-    out_trumps = out & ti[T_TRUMPS]
+    out_trumps = out & pol_i[ti, T_TRUMPS]
     soloist = st[SOLOIST] == seat
     my = team[seat]
     top = -1
@@ -867,10 +890,10 @@ def _lead(
     while m:
         c = lowest(m)
         m &= m - 1
-        if ti[T_KEY + (c >> 1)] > best_key:
-            best_key = ti[T_KEY + (c >> 1)]
+        if pol_i[ti, T_KEY + (c >> 1)] > best_key:
+            best_key = pol_i[ti, T_KEY + (c >> 1)]
             top = c
-    top_sure = top >= 0 and not (out & ti[T_ABOVE + (top >> 1)])
+    top_sure = top >= 0 and not (out & pol_i[ti, T_ABOVE + (top >> 1)])
     if n_cards == 2 and c0 >> 1 != c1 >> 1:
         keep0 = c0 >> 1 == CJ or (c0 == top and top_sure)
         keep1 = c1 >> 1 == CJ or (c1 == top and top_sure)
@@ -887,9 +910,9 @@ def _lead(
         while m:
             c = lowest(m)
             m &= m - 1
-            if out & ti[T_ABOVE + (c >> 1)] and c >> 1 != DA:
-                if ti[T_KEY + (c >> 1)] > best_key:
-                    best_key = ti[T_KEY + (c >> 1)]
+            if out & pol_i[ti, T_ABOVE + (c >> 1)] and c >> 1 != DA:
+                if pol_i[ti, T_KEY + (c >> 1)] > best_key:
+                    best_key = pol_i[ti, T_KEY + (c >> 1)]
                     best = c
         if best >= 0 and (top_sure or n_trumps >= n_out):
             return best
@@ -904,8 +927,8 @@ def _lead(
             while m:
                 c = lowest(m)
                 m &= m - 1
-                t = tf[T_THROW + (c >> 1)]
-                r = -popcount(out & ti[T_SUITS + o[O_CLS + (c >> 1)]])
+                t = pol_f[ti, T_THROW + (c >> 1)]
+                r = -popcount(out & pol_i[ti, T_SUITS + orders[oi, O_CLS + (c >> 1)]])
                 if t < bt or (t == bt and r < br):
                     bt = t
                     br = r
@@ -918,9 +941,9 @@ def _lead(
     while m:
         c = lowest(m)
         m &= m - 1
-        if _fehl_safe(st, c, seat, out, o, ti):
+        if _fehl_safe(st, c, seat, out, orders, oi, pol_i, ti):
             a = AUGEN_OF_ID[c]
-            length = -popcount(hand & ti[T_SUITS + o[O_CLS + (c >> 1)]])
+            length = -popcount(hand & pol_i[ti, T_SUITS + orders[oi, O_CLS + (c >> 1)]])
             if a > ba or (a == ba and length > bl):
                 ba = a
                 bl = length
@@ -945,10 +968,10 @@ def _lead(
         while m:
             c = lowest(m)
             m &= m - 1
-            suit = o[O_CLS + (c >> 1)]
+            suit = orders[oi, O_CLS + (c >> 1)]
             if (partner_voids >> suit) & 1 and not (their_voids >> suit) & 1:
-                if tf[T_THROW + (c >> 1)] < bt:
-                    bt = tf[T_THROW + (c >> 1)]
+                if pol_f[ti, T_THROW + (c >> 1)] < bt:
+                    bt = pol_f[ti, T_THROW + (c >> 1)]
                     best = c
         if best >= 0:
             return best
@@ -962,10 +985,10 @@ def _lead(
         while m:
             c = lowest(m)
             m &= m - 1
-            suit = o[O_CLS + (c >> 1)]
-            run = popcount(out & ti[T_SUITS + suit])
+            suit = orders[oi, O_CLS + (c >> 1)]
+            run = popcount(out & pol_i[ti, T_SUITS + suit])
             danger = 10.0 if (their_voids >> suit) & 1 else (6.0 if run < 3 else 0.0)
-            cost = tf[T_THROW + (c >> 1)] + danger
+            cost = pol_f[ti, T_THROW + (c >> 1)] + danger
             if cost < bc or (cost == bc and run < br):
                 bc = cost
                 br = run
@@ -978,7 +1001,7 @@ def _lead(
         while m:
             c = lowest(m)
             m &= m - 1
-            if c >> 1 != DA or tf[T_THROW + DA] < 20:
+            if c >> 1 != DA or pol_f[ti, T_THROW + DA] < 20:
                 pool |= np.int64(1) << c
         if not pool:
             pool = trumps
@@ -993,8 +1016,8 @@ def _lead(
             while m:
                 c = lowest(m)
                 m &= m - 1
-                if tf[T_THROW + (c >> 1)] < bt:
-                    bt = tf[T_THROW + (c >> 1)]
+                if pol_f[ti, T_THROW + (c >> 1)] < bt:
+                    bt = pol_f[ti, T_THROW + (c >> 1)]
                     best = c
             return best
         best = -1
@@ -1003,8 +1026,8 @@ def _lead(
         while m:
             c = lowest(m)
             m &= m - 1
-            if ti[T_KEY + (c >> 1)] > best_key:
-                best_key = ti[T_KEY + (c >> 1)]
+            if pol_i[ti, T_KEY + (c >> 1)] > best_key:
+                best_key = pol_i[ti, T_KEY + (c >> 1)]
                 best = c
         return best
     return best
@@ -1012,53 +1035,56 @@ def _lead(
 
 @jit
 def _threat(
-    st: Row, code: int, led: int, out: int, above: int, opp: Any, n_opp: int, n_behind: int,
-    o: Any, ti: Any,
+    st: Row, code: int, led: int, out: int, above: int, opp: int, n_opp: int, n_behind: int,
+    orders: Any, oi: int, pol_i: Any, ti: int,
 ) -> bool:  # fmt: skip
     if n_opp == 0:
         return False
-    is_trump = o[O_CLS + code] == TRUMP
+    is_trump = orders[oi, O_CLS + code] == TRUMP
     if led != TRUMP:
-        suit_left = popcount(out & ti[T_SUITS + led])
+        suit_left = popcount(out & pol_i[ti, T_SUITS + led])
         ruff = suit_left < n_behind
         can_trump = False
         for j in range(n_opp):
-            if (st[VOIDS + opp[j]] >> led) & 1:
+            if (st[VOIDS + ((opp >> (3 * j)) & 7)] >> led) & 1:
                 ruff = True
-            if not (st[VOIDS + opp[j]] >> TRUMP) & 1:
+            if not (st[VOIDS + ((opp >> (3 * j)) & 7)] >> TRUMP) & 1:
                 can_trump = True
-        if ruff and can_trump and (not is_trump or out & ti[above + code]):
+        if ruff and can_trump and (not is_trump or out & pol_i[ti, above + code]):
             return True
         if not is_trump:
-            return bool(out & ti[above + code])
+            return bool(out & pol_i[ti, above + code])
         return False
     all_void = True
     for j in range(n_opp):
-        if not (st[VOIDS + opp[j]] >> TRUMP) & 1:
+        if not (st[VOIDS + ((opp >> (3 * j)) & 7)] >> TRUMP) & 1:
             all_void = False
     if all_void:
         return False
-    return bool(out & ti[above + code])
+    return bool(out & pol_i[ti, above + code])
 
 
 @jit
-def _follow(st: Row, seat: int, legal_mask: int, out: int, team: Any, o: Any, ti: Any, tf: Any) -> int:
+def _follow(
+    st: Row, seat: int, legal_mask: int, out: int, team: Any, orders: Any, oi: int, pol_i: Any,
+    pol_f: Any, ti: int,
+) -> int:  # fmt: skip
     tlen = st[TLEN]
     last = st[TRICK_NO] == st[N_TRICKS] - 1
     above = T_ABOVE_LAST if last else T_ABOVE
     later = O_LATER_LAST if last else O_LATER
-    led = o[O_CLS + (st[TID] >> 1)]
+    led = orders[oi, O_CLS + (st[TID] >> 1)]
     best_i = 0
-    best = ti[T_KEY + (st[TID] >> 1)]
+    best = pol_i[ti, T_KEY + (st[TID] >> 1)]
     points = 0
     for i in range(tlen):
         code = st[TID + i] >> 1
         points += AUGEN_OF_ID[st[TID + i]]
         if i == 0:
             continue
-        c = o[O_CLS + code]
-        k = ti[T_KEY + code] if (c == TRUMP or c == led) else -1
-        if k > best or (k == best and o[later + code]):
+        c = orders[oi, O_CLS + code]
+        k = pol_i[ti, T_KEY + code] if (c == TRUMP or c == led) else -1
+        if k > best or (k == best and orders[oi, later + code]):
             best = k
             best_i = i
     win_seat = st[TSEAT + best_i]
@@ -1067,20 +1093,20 @@ def _follow(st: Row, seat: int, legal_mask: int, out: int, team: Any, o: Any, ti
     fox_bonus = 0
     for i in range(tlen):
         s = st[TSEAT + i]
-        if st[TID + i] >> 1 == DA and tf[T_THROW + DA] > 20 and (my < 0 or team[s] != my):
+        if st[TID + i] >> 1 == DA and pol_f[ti, T_THROW + DA] > 20 and (my < 0 or team[s] != my):
             fox_bonus = 15
-    opp = np.empty(3, dtype=np.int64)
+    opp = 0
     n_opp = 0
     n_behind = 3 - tlen
     s = st[NEXT + seat]
     for _ in range(n_behind):
         if my < 0 or team[s] != my:
-            opp[n_opp] = s
+            opp |= s << (3 * n_opp)
             n_opp += 1
         s = st[NEXT + s]
     partner_wins = my >= 0 and team[win_seat] == my
     if partner_wins:
-        if not _threat(st, win_code, led, out, above, opp, n_opp, n_behind, o, ti):
+        if not _threat(st, win_code, led, out, above, opp, n_opp, n_behind, orders, oi, pol_i, ti):
             bestc = -1
             bs = -1e300
             bt = 1e300
@@ -1088,8 +1114,8 @@ def _follow(st: Row, seat: int, legal_mask: int, out: int, team: Any, o: Any, ti
             while m:
                 c = lowest(m)
                 m &= m - 1
-                sm = tf[T_SMEAR + (c >> 1)]
-                th = tf[T_THROW + (c >> 1)]
+                sm = pol_f[ti, T_SMEAR + (c >> 1)]
+                th = pol_f[ti, T_THROW + (c >> 1)]
                 if sm > bs or (sm == bs and th < bt):
                     bs = sm
                     bt = th
@@ -1103,31 +1129,31 @@ def _follow(st: Row, seat: int, legal_mask: int, out: int, team: Any, o: Any, ti
                 c = lowest(m)
                 m &= m - 1
                 code = c >> 1
-                cl = o[O_CLS + code]
-                k = ti[T_KEY + code] if (cl == TRUMP or cl == led) else -1
-                if k > best or (k == best and o[later + code]):
-                    if not _threat(st, code, led, out, above, opp, n_opp, n_behind, o, ti):
-                        if tf[T_WIN + code] < bw:
-                            bw = tf[T_WIN + code]
+                cl = orders[oi, O_CLS + code]
+                k = pol_i[ti, T_KEY + code] if (cl == TRUMP or cl == led) else -1
+                if k > best or (k == best and orders[oi, later + code]):
+                    if not _threat(st, code, led, out, above, opp, n_opp, n_behind, orders, oi, pol_i, ti):
+                        if pol_f[ti, T_WIN + code] < bw:
+                            bw = pol_f[ti, T_WIN + code]
                             bestc = c
             if bestc >= 0:
                 return bestc
-        return _min_throw(legal_mask, tf)
+        return _min_throw(legal_mask, pol_f, ti)
     winners = np.int64(0)
     m = legal_mask
     while m:
         c = lowest(m)
         m &= m - 1
         code = c >> 1
-        cl = o[O_CLS + code]
-        k = ti[T_KEY + code] if (cl == TRUMP or cl == led) else -1
-        if k > best or (k == best and o[later + code]):
+        cl = orders[oi, O_CLS + code]
+        k = pol_i[ti, T_KEY + code] if (cl == TRUMP or cl == led) else -1
+        if k > best or (k == best and orders[oi, later + code]):
             winners |= np.int64(1) << c
     if winners:
         worth = points + fox_bonus
         if n_opp == 0:
-            c = _min_win(winners, tf)
-            if worth + AUGEN_OF_ID[c] >= TAKE_LAST or tf[T_WIN + (c >> 1)] <= 4.0 or last:
+            c = _min_win(winners, pol_f, ti)
+            if worth + AUGEN_OF_ID[c] >= TAKE_LAST or pol_f[ti, T_WIN + (c >> 1)] <= 4.0 or last:
                 return c
         else:
             sure = np.int64(0)
@@ -1135,11 +1161,11 @@ def _follow(st: Row, seat: int, legal_mask: int, out: int, team: Any, o: Any, ti
             while m:
                 c = lowest(m)
                 m &= m - 1
-                if not _threat(st, c >> 1, led, out, above, opp, n_opp, n_behind, o, ti):
+                if not _threat(st, c >> 1, led, out, above, opp, n_opp, n_behind, orders, oi, pol_i, ti):
                     sure |= np.int64(1) << c
             if sure:
-                c = _min_win(sure, tf)
-                if worth + AUGEN_OF_ID[c] >= TAKE_SURE or tf[T_WIN + (c >> 1)] <= 4.0:
+                c = _min_win(sure, pol_f, ti)
+                if worth + AUGEN_OF_ID[c] >= TAKE_SURE or pol_f[ti, T_WIN + (c >> 1)] <= 4.0:
                     return c
             if worth >= FIGHT:
                 bestc = -1
@@ -1148,37 +1174,37 @@ def _follow(st: Row, seat: int, legal_mask: int, out: int, team: Any, o: Any, ti
                 while m:
                     c = lowest(m)
                     m &= m - 1
-                    if ti[T_KEY + (c >> 1)] > bk:
-                        bk = ti[T_KEY + (c >> 1)]
+                    if pol_i[ti, T_KEY + (c >> 1)] > bk:
+                        bk = pol_i[ti, T_KEY + (c >> 1)]
                         bestc = c
                 return bestc
-    return _min_throw(legal_mask, tf)
+    return _min_throw(legal_mask, pol_f, ti)
 
 
 @jit
-def _min_throw(mask: int, tf: Any) -> int:
+def _min_throw(mask: int, pol_f: Any, ti: int) -> int:
     best = -1
     bt = 1e300
     m = mask
     while m:
         c = lowest(m)
         m &= m - 1
-        if tf[T_THROW + (c >> 1)] < bt:
-            bt = tf[T_THROW + (c >> 1)]
+        if pol_f[ti, T_THROW + (c >> 1)] < bt:
+            bt = pol_f[ti, T_THROW + (c >> 1)]
             best = c
     return best
 
 
 @jit
-def _min_win(mask: int, tf: Any) -> int:
+def _min_win(mask: int, pol_f: Any, ti: int) -> int:
     best = -1
     bw = 1e300
     m = mask
     while m:
         c = lowest(m)
         m &= m - 1
-        if tf[T_WIN + (c >> 1)] < bw:
-            bw = tf[T_WIN + (c >> 1)]
+        if pol_f[ti, T_WIN + (c >> 1)] < bw:
+            bw = pol_f[ti, T_WIN + (c >> 1)]
             best = c
     return best
 
@@ -1193,15 +1219,15 @@ def choose_card(
     legal_mask &= ~((legal_mask & EVEN) << 1)
     if legal_mask & (legal_mask - 1) == 0:
         return highest(legal_mask)
-    t = _table_index(st, prof)
-    ti = pol_i[t]
-    tf = pol_f[t]
-    o = orders[st[ORDER]]
+    ti = _table_index(st, prof)
+    oi = st[ORDER]
     hand = st[HAND + seat]
-    out = ti[T_DECK] & ~st[PLAYED] & ~hand
+    out = pol_i[ti, T_DECK] & ~st[PLAYED] & ~hand
     if st[TLEN] == 0:
-        return _lead(st, seat, hand, legal_mask, out, team, o, ti, tf, hochzeit_rule)
-    return _follow(st, seat, legal_mask, out, team, o, ti, tf)
+        return _lead(
+            st, seat, hand, legal_mask, out, team, orders, oi, pol_i, pol_f, ti, hochzeit_rule
+        )
+    return _follow(st, seat, legal_mask, out, team, orders, oi, pol_i, pol_f, ti)
 
 
 # --------------------------------------------------------------------------- play-outs
@@ -1217,7 +1243,7 @@ def _say_sau(st: Row, prof: Row) -> None:
                 return
 
 
-@jit
+@jit_alloc
 def finish(
     st: Row, policy: int, rs: Any, prof: Row, orders: Any, pol_i: Any, pol_f: Any,
     public: Any, use_public: bool,
@@ -1225,6 +1251,17 @@ def finish(
     """Play the deal to its end: uniformly random legal cards, or the roll-out policy
     (``world.rollout``; with ``use_public`` each seat of a normal game knows only its own party
     and what the table learns as the Kreuz-Damen fall, starting from ``public``)."""
+    team = np.empty(5, dtype=np.int64)
+    known = public.copy()
+    finish_into(st, policy, rs, prof, orders, pol_i, pol_f, known, use_public, team)
+
+
+@jit
+def finish_into(
+    st: Row, policy: int, rs: Any, prof: Row, orders: Any, pol_i: Any, pol_f: Any,
+    known: Any, use_public: bool, team: Any,
+) -> None:  # fmt: skip
+    """:func:`finish` with its scratch arrays given (``known`` is changed)."""
     if policy == RANDOM:
         while st[OVER] == 0:
             play(st, random_card(rs, legal(st, orders)), prof, orders)
@@ -1235,14 +1272,13 @@ def finish(
         while st[OVER] == 0:
             mask = legal(st, orders)
             if mask & (mask - 1):
-                team = st[PARTY : PARTY + 5]
+                for s in range(5):
+                    team[s] = st[PARTY + s]
                 card = choose_card(st, st[TO_ACT], mask, team, prof, orders, pol_i, pol_f, rule)
             else:
                 card = highest(mask)
             play(st, card, prof, orders)
         return
-    known = public.copy()
-    team = np.empty(5, dtype=np.int64)
     while st[OVER] == 0:
         seat = st[TO_ACT]
         mask = legal(st, orders)
@@ -1283,7 +1319,7 @@ def _as_seen(st: Row, known: Any, seat: int, team: Any) -> None:
 _NO_PUBLIC = np.full(5, -1, dtype=np.int64)
 
 
-@jit
+@jit_alloc
 def _play_out(
     rows: Any, prof: Row, orders: Any, pol_i: Any, pol_f: Any, policy: int, seed: Any
 ) -> Any:
@@ -1365,7 +1401,7 @@ def play_out_threaded(
 # --------------------------------------------------------------------------- fresh deals
 
 
-@jit
+@jit_alloc
 def deal_cards(st: Row, rs: Any, full: int) -> None:
     """Shuffle the cards of ``full`` and deal every seat dealt in its hand."""
     deck_ids = np.empty(48, dtype=np.int64)
@@ -1417,7 +1453,7 @@ def _start_game(st: Row, game: int, soloist: int, silent: bool) -> None:
         st[SOLOIST] = soloist
 
 
-@jit
+@jit_alloc
 def _random_deals(
     template: Row, k: int, game: int, soloist: int, silent: bool, full: int, prof: Row,
     orders: Any, pol_i: Any, pol_f: Any, policy: int, seed: Any,
@@ -1512,7 +1548,7 @@ F_ODDS = 6
 F_FIELDS = 18
 
 
-@jit
+@jit_alloc
 def _placeable(groups: Any, room: Any, nh: int) -> bool:
     """Hall's condition: for every set of holders, the cards only they may take fit."""
     if groups[0]:
@@ -1534,9 +1570,9 @@ def _placeable(groups: Any, room: Any, nh: int) -> bool:
     return True
 
 
-@jit
+@jit_alloc
 def _try_sample(
-    kn: Row, kf: Any, trump_mask: int, o: Any, rs: Any, exact: bool, strict: bool, hands: Any
+    kn: Row, kf: Any, orders: Any, oi: int, rs: Any, exact: bool, strict: bool, hands: Any
 ) -> bool:
     if kn[D_IMPOSSIBLE]:
         return False
@@ -1582,7 +1618,7 @@ def _try_sample(
             if counts[i] != size:
                 continue
             card = cards[i]
-            trump = o[O_CLS + (card >> 1)] == TRUMP
+            trump = orders[oi, O_CLS + (card >> 1)] == TRUMP
             g = holders[i]
             options = 0
             for v in range(nh):
@@ -1629,19 +1665,18 @@ def _unlikely(kn: Row, kf: Any, hands: Any, rs: Any) -> bool:
     return False
 
 
-@jit
+@jit_alloc
 def sample_world(
     st: Row, kn: Row, kf: Any, orders: Any, rs: Any, counters: Any, ann: Any
 ) -> bool:
     """Deal the unseen cards into the row's other hands consistently with the seat's knowledge
     and set the parties and announcements of that world (``world.sample_world`` and
     ``world.fast_from``); ``counters``: the worlds kept and thrown back as unlikely, so far."""
-    o = orders[st[ORDER]]
-    trump_mask = o[O_MASKS + TRUMP]
+    oi = st[ORDER]
     hands = np.zeros(5, dtype=np.int64)
     found = False
     for attempt in range(24):
-        if not _try_sample(kn, kf, trump_mask, o, rs, attempt >= 3, True, hands):
+        if not _try_sample(kn, kf, orders, oi, rs, attempt >= 3, True, hands):
             continue
         soft = attempt < 12 and counters[1] < 12 + 3 * counters[0]
         if soft and _unlikely(kn, kf, hands, rs):
@@ -1651,9 +1686,9 @@ def sample_world(
         found = True
         break
     if not found:
-        found = _try_sample(kn, kf, trump_mask, o, rs, True, True, hands)
+        found = _try_sample(kn, kf, orders, oi, rs, True, True, hands)
         if not found:
-            found = _try_sample(kn, kf, trump_mask, o, rs, True, False, hands)
+            found = _try_sample(kn, kf, orders, oi, rs, True, False, hands)
         if not found:
             return False
     seat = kn[D_SEAT]
@@ -1699,7 +1734,7 @@ def _relative(out: Any, seat: int, kn: Row) -> float:
     return float(out[seat]) - total / 4.0
 
 
-@jit
+@jit_alloc
 def search_worlds(
     base: Row, kn: Row, kf: Any, prof: Row, orders: Any, ann: Any, pol_i: Any, pol_f: Any,
     cards: Any, word: int, public: Any, use_public: bool, worlds: int, rs: Any, counters: Any,
@@ -1713,15 +1748,20 @@ def search_worlds(
     shown = public.copy()
     shown[seat] = 0
     out = np.zeros(5, dtype=np.int64)
+    team = np.empty(5, dtype=np.int64)
+    known = np.empty(5, dtype=np.int64)
+    world = base.copy()
+    st = base.copy()
     for w in range(worlds):
-        world = base.copy()
+        _copy(world, base)
         if not sample_world(world, kn, kf, orders, rs, counters, ann):
             return w
         for i in range(cards.shape[0]):
-            st = world.copy()
+            _copy(st, world)
             play(st, cards[i], prof, orders)
             pub = shown if cards[i] >> 1 == CQ else public
-            finish(st, HEURISTIC, rs, prof, orders, pol_i, pol_f, pub, use_public)
+            _copy(known, pub)
+            finish_into(st, HEURISTIC, rs, prof, orders, pol_i, pol_f, known, use_public, team)
             out[:] = 0
             settle(st, prof, out)
             values[w, i] = _relative(out, seat, kn)
@@ -1734,13 +1774,20 @@ def search_worlds(
 
 
 @jit
+def _copy(dst: Any, src: Any) -> None:
+    for j in range(src.shape[0]):
+        dst[j] = src[j]
+
+
+@jit_alloc
 def sample_many(
     base: Row, kn: Row, kf: Any, orders: Any, ann: Any, worlds: int, rs: Any, counters: Any
 ) -> int:
     """Sample ``worlds`` worlds and throw them away (the determinizations benchmark)."""
     found = 0
+    st = base.copy()
     for _ in range(worlds):
-        st = base.copy()
+        _copy(st, base)
         if sample_world(st, kn, kf, orders, rs, counters, ann):
             found += 1
     return found

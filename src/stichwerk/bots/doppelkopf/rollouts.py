@@ -87,6 +87,7 @@ class Packed:
         self.tables = K.tables_for(k.profile)
         self.policy = policy_tables(k.profile)
         self.base = K.from_fast(k.base)
+        self.base[K.HAND + k.seat] = k.hand
         kn = np.zeros(K.D_FIELDS, dtype=np.int64)
         kf = np.ones(K.F_FIELDS, dtype=np.float64)
         kn[K.D_SEAT] = k.seat
