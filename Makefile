@@ -12,7 +12,7 @@ NODE_STAMP := node_modules/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,research]'
 	touch $(STAMP)
 
 # The web app on http://127.0.0.1:8000 with its SQLite file under var/ (terminal play: stichwerk play).

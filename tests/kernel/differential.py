@@ -97,15 +97,11 @@ def cego_policy(profile: str, seats: int, seed: int, bias: float) -> int:
 DOKO_WORDS = ("re", "kontra", "keine-90", "keine-60", "keine-30", "schwarz", "sau", "supersau")
 
 
-def doko_deal(
+def doko_to_play(
     profile: str, seed: int, seats: int = 4, options: dict[str, Any] | None = None
-) -> int:
-    """One Doppelkopf deal through both, announcements and the Sau included; returns the
-    number of steps compared (0: the deal ended before the play)."""
-    import numpy as np
-
-    from stichwerk.doppelkopf import kernel as DK
-    from stichwerk.doppelkopf.cards import CODE_INDEX, CODES
+) -> tuple[Any, random.Random]:
+    """A Doppelkopf deal from ``seed`` taken through the reservations (Hochzeit, Armut and
+    solos included) by a seeded random policy, up to its play (or its end: a redeal)."""
     from tests.doppelkopf.randomplay import OUT_OF_TURN
 
     rng = random.Random(seed)
@@ -124,8 +120,25 @@ def doko_deal(
             names = {a.act: a for a in legal}
             pick = names.get("gesund") if rng.random() < 0.6 else None
             state.apply(pick or rng.choice(legal))
+        elif state.phase == "declarations":
+            other = [a for a in legal if a.act != "solo"]
+            state.apply(rng.choice(other if other and rng.random() < 0.7 else legal))
         else:
             state.apply(rng.choice(legal))
+    return state, rng
+
+
+def doko_deal(
+    profile: str, seed: int, seats: int = 4, options: dict[str, Any] | None = None
+) -> int:
+    """One Doppelkopf deal through both, announcements and the Sau included; returns the
+    number of steps compared (0: the deal ended before the play)."""
+    import numpy as np
+
+    from stichwerk.doppelkopf import kernel as DK
+    from stichwerk.doppelkopf.cards import CODE_INDEX, CODES
+
+    state, rng = doko_to_play(profile, seed, seats, options)
     if state.is_over:
         return 0
     row = DK.from_state(state)

@@ -37,7 +37,6 @@ from stichwerk.core.kernel import (
     jit_alloc,
     jit_parallel,
     lowest,
-    nth,
     popcount,
     prange,
     random_card,
@@ -97,7 +96,7 @@ FIELDS = 56
 # Contract codes.
 LADDER, SOLO, SOLI_ULTI, ULTI, PICCOLO, BETTEL, RAEUBER, DRESCHER = range(8)
 CONTRACT_CODES = {
-    **{name: LADDER for name in EXCHANGES},
+    **dict.fromkeys(EXCHANGES, LADDER),
     "solo": SOLO,
     "soli-ulti": SOLI_ULTI,
     "ulti": ULTI,
@@ -234,12 +233,12 @@ def legal(st: Row) -> int:
     if tlen == 0 and seat == st[DECLARER] and trick_no < st[FORCED]:
         return hand & st[LAID_OUT]  # type: ignore[no-any-return]
     if st[REGELN] != 0 and trick_no < 3:
-        need = np.int64(1) << RULE_CARDS[trick_no]
+        need = 1 << RULE_CARDS[trick_no]
         if hand & need:
             return need  # type: ignore[no-any-return]
-        later = np.int64(0)
+        later = 0
         for j in range(trick_no + 1, 3):
-            later |= np.int64(1) << RULE_CARDS[j]
+            later |= 1 << RULE_CARDS[j]
         if hand & ~later:
             hand &= ~later
     if tlen == 0:
@@ -295,10 +294,10 @@ def _decided(st: Row) -> bool:
     if contract == PICCOLO:
         return bool(st[WON + declarer] > 1)
     if contract == ULTI:
-        fallen = np.int64(0)
+        fallen = 0
         for s in range(st[SEATS]):
             fallen |= st[PILE + s]
-        return bool(fallen & (np.int64(1) << T1))
+        return bool(fallen & (1 << T1))
     return False
 
 
@@ -306,7 +305,7 @@ def _decided(st: Row) -> bool:
 def play(st: Row, card: int) -> None:
     """The seat to act plays ``card`` (no checks)."""
     seat = st[TO_ACT]
-    bit = np.int64(1) << card
+    bit = 1 << card
     st[HAND + seat] ^= bit
     st[LAID_OUT] &= ~bit
     st[PLAYED] |= bit
@@ -319,9 +318,9 @@ def play(st: Row, card: int) -> None:
         return
     n = i + 1
     winner = trick_winner(st, TSEAT, n)
-    pile = np.int64(0)
+    pile = 0
     for j in range(n):
-        pile |= np.int64(1) << st[TCARD + j]
+        pile |= 1 << st[TCARD + j]
         st[LSEAT + j] = st[TSEAT + j]
         st[LCARD + j] = st[TCARD + j]
     st[PILE + winner] |= pile
@@ -481,7 +480,7 @@ def _key(card: int, led: int, never: int) -> int:
         return -1
     suit = SUIT_OF[card]
     if suit == TRUMP:
-        return card + 100  # type: ignore[no-any-return]
+        return card + 100
     if suit == led:
         return card
     return -1
@@ -622,7 +621,7 @@ def _lead(st: Row, seat: int, hand: int, cards: int, declarer: int) -> int:
         while m:
             c = lowest(m)
             m &= m - 1
-            higher = SUIT_MASK[SUIT_OF[c]] & ~((np.int64(1) << (c + 1)) - 1)
+            higher = SUIT_MASK[SUIT_OF[c]] & ~((1 << (c + 1)) - 1)
             if not (higher & ~played & ~hand):
                 k = HALF[c] * 64 + c
                 if k > best_key:
@@ -635,7 +634,7 @@ def _lead(st: Row, seat: int, hand: int, cards: int, declarer: int) -> int:
         if top > highest(outstanding):
             return top
         if popcount(trumps) >= 3:
-            low = trumps & ~(np.int64(1) << T1)
+            low = trumps & ~(1 << T1)
             return lowest(low) if low else lowest(trumps)
     if colours:
         return _min_cheap(colours)
@@ -658,7 +657,7 @@ def _schmier(cards: int) -> int:
                 best_key = k
                 best = c
         return best
-    if cards & (np.int64(1) << T1):
+    if cards & (1 << T1):
         return T1
     return lowest(cards)
 
@@ -690,19 +689,19 @@ def _follow(st: Row, seat: int, hand: int, cards: int, declarer: int, never: int
         if safe_behind or top_trump:
             return _schmier(cards)
         return _min_cheap(cards)
-    beating = np.int64(0)
+    beating = 0
     m = cards
     while m:
         c = lowest(m)
         m &= m - 1
         if _key(c, led, never) > top:
-            beating |= np.int64(1) << c
+            beating |= 1 << c
     if beating:
         if safe_behind:
             return _min_cheap(beating)
         outstanding = TRUMPS & ~played & ~hand
         top_out = highest(outstanding)
-        tops = beating & TRUMPS & ~((np.int64(1) << (top_out + 1)) - 1)
+        tops = beating & TRUMPS & ~((1 << (top_out + 1)) - 1)
         if tops and points >= 2:
             return lowest(tops)
         if points >= 5:
@@ -751,7 +750,7 @@ def choose_card(st: Row, legal_mask: int) -> int:
         return _duck(st, cards, never)
     if kind == NEGATIVE:
         return _under(st, cards, declarer, never)
-    geiss = np.int64(1) << T1
+    geiss = 1 << T1
     if (contract == ULTI or contract == SOLI_ULTI) and seat == declarer and legal_mask & ~geiss:
         cards &= ~geiss
     if st[TLEN] == 0:
@@ -848,7 +847,7 @@ def _lay_out_from(pool: int, kind: int, opts: Any) -> int:
         a = lowest(a_mask)
         a_mask &= a_mask - 1
         if kind == 1:
-            opts[n] = np.int64(1) << a
+            opts[n] = 1 << a
             n += 1
             continue
         b_mask = a_mask
@@ -857,7 +856,7 @@ def _lay_out_from(pool: int, kind: int, opts: Any) -> int:
             b_mask &= b_mask - 1
             same = SUIT_OF[a] == SUIT_OF[b]
             if same == (kind == 2):
-                opts[n] = (np.int64(1) << a) | (np.int64(1) << b)
+                opts[n] = (1 << a) | (1 << b)
                 n += 1
     return n
 
@@ -883,7 +882,7 @@ def exchange_random(st: Row, rules: Row, blind: int, removed: int, ex: Row, rs: 
     seat = st[DECLARER]
     hand = st[HAND + seat]
     opts = np.zeros(128, dtype=np.int64)
-    laid = np.int64(0)
+    laid = 0
     if ex[0]:
         n = _lay_out_options(hand, ex[1], rules[R_PICTURE_FOR_LEERE], opts)
         if n == 0:
@@ -900,8 +899,8 @@ def exchange_random(st: Row, rules: Row, blind: int, removed: int, ex: Row, rs: 
     pool = hand & ~laid
     for _ in range(ex[2]):
         card = random_card(rs, pool)
-        kept |= np.int64(1) << card
-        pool &= ~(np.int64(1) << card)
+        kept |= 1 << card
+        pool &= ~(1 << card)
     laid_away = hand & ~kept
     hand = kept | blind
     outside = laid_away | removed
@@ -910,16 +909,16 @@ def exchange_random(st: Row, rules: Row, blind: int, removed: int, ex: Row, rs: 
         trumps = blind & TRUMPS
         if trumps:
             card = lowest(trumps) if press == 3 else highest(trumps)
-            hand &= ~(np.int64(1) << card)
-            outside |= np.int64(1) << card
+            hand &= ~(1 << card)
+            outside |= 1 << card
             press = 0
     if press == 1 or press == 2:
         pool = hand & ~st[LAID_OUT]
         if press == 2:
             pool &= blind
         card = random_card(rs, pool)
-        hand &= ~(np.int64(1) << card)
-        outside |= np.int64(1) << card
+        hand &= ~(1 << card)
+        outside |= 1 << card
     st[HAND + seat] = hand
     st[OUTSIDE] = outside
     return True
@@ -941,14 +940,14 @@ def deal_cards(st: Row, rs: Any, removed: int) -> int:
     pos = 0
     for s in range(st[SEATS]):
         if st[NEXT + s] >= 0:
-            hand = np.int64(0)
+            hand = 0
             for _ in range(size):
-                hand |= np.int64(1) << deck[pos]
+                hand |= 1 << deck[pos]
                 pos += 1
             st[HAND + s] = hand
-    blind = np.int64(0)
+    blind = 0
     while pos < n:
-        blind |= np.int64(1) << deck[pos]
+        blind |= 1 << deck[pos]
         pos += 1
     return blind
 
@@ -1074,7 +1073,7 @@ def _try_sample(st: Row, kn: Row, leans: Any, rs: Any, use_voids: bool) -> int:
         room[i] = kn[K_NEED + i]
         hands[i] = kn[K_KNOWN + i]
     room[3] = kn[K_HIDDEN_NEED]
-    hidden = np.int64(0)
+    hidden = 0
     rest = kn[K_UNSEEN]
     for i in range(n_others):
         forced = kn[K_MUST + i] & rest
@@ -1083,9 +1082,9 @@ def _try_sample(st: Row, kn: Row, leans: Any, rs: Any, use_voids: bool) -> int:
             forced &= forced - 1
             if room[i] <= 0:
                 return -1
-            hands[i] |= np.int64(1) << c
+            hands[i] |= 1 << c
             room[i] -= 1
-            rest &= ~(np.int64(1) << c)
+            rest &= ~(1 << c)
     cards = np.empty(54, dtype=np.int64)
     n = 0
     m = rest
@@ -1153,9 +1152,9 @@ def _try_sample(st: Row, kn: Row, leans: Any, rs: Any, use_voids: bool) -> int:
                             break
             room[chosen] -= 1
             if chosen == 3:
-                hidden |= np.int64(1) << card
+                hidden |= 1 << card
             else:
-                hands[chosen] |= np.int64(1) << card
+                hands[chosen] |= 1 << card
     for i in range(n_others):
         st[HAND + kn[K_OTHER + i]] = hands[i]
     return hidden

@@ -21,19 +21,22 @@ app and the CLI run without numba.
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-import numba  # type: ignore[import-untyped]
+import numba  # type: ignore[import-untyped,unused-ignore]
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
-from numba.core import types  # type: ignore[import-untyped]
-from numba.extending import intrinsic  # type: ignore[import-untyped]
+from numba.core import types  # type: ignore[import-untyped,unused-ignore]
+from numba.extending import intrinsic  # type: ignore[import-untyped,unused-ignore]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+_LEAN: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
 
 
 def jit(fn: F) -> F:
     """Compile ``fn`` with numba: no Python objects, cached on disk, without the GIL, without
     reference counting (it allocates no arrays)."""
-    return cast(F, numba.njit(cache=True, nogil=True, _nrt=False)(fn))
+    return cast(F, numba.njit(**_LEAN)(fn))
 
 
 def jit_alloc(fn: F) -> F:
@@ -49,7 +52,7 @@ def jit_parallel(fn: F) -> F:
 prange = numba.prange
 
 
-@intrinsic  # type: ignore[misc]
+@intrinsic  # type: ignore[misc,unused-ignore]
 def _ctpop(typingctx: Any, x: Any) -> Any:
     if not isinstance(x, types.Integer):
         return None
@@ -60,7 +63,7 @@ def _ctpop(typingctx: Any, x: Any) -> Any:
     return x(x), codegen
 
 
-@intrinsic  # type: ignore[misc]
+@intrinsic  # type: ignore[misc,unused-ignore]
 def _cttz(typingctx: Any, x: Any) -> Any:
     if not isinstance(x, types.Integer):
         return None
@@ -71,7 +74,7 @@ def _cttz(typingctx: Any, x: Any) -> Any:
     return x(x), codegen
 
 
-@intrinsic  # type: ignore[misc]
+@intrinsic  # type: ignore[misc,unused-ignore]
 def _ctlz(typingctx: Any, x: Any) -> Any:
     if not isinstance(x, types.Integer):
         return None
@@ -85,19 +88,19 @@ def _ctlz(typingctx: Any, x: Any) -> Any:
 @jit
 def popcount(mask: int) -> int:
     """The number of cards in ``mask``."""
-    return np.int64(_ctpop(np.int64(mask)))  # type: ignore[no-any-return]
+    return int(_ctpop(np.int64(mask)))  # type: ignore[call-arg]
 
 
 @jit
 def lowest(mask: int) -> int:
     """The lowest card id in a non-empty ``mask``."""
-    return np.int64(_cttz(np.int64(mask)))  # type: ignore[no-any-return]
+    return int(_cttz(np.int64(mask)))  # type: ignore[call-arg]
 
 
 @jit
 def highest(mask: int) -> int:
     """The highest card id in ``mask``; -1 for the empty set (as ``bit_length() - 1``)."""
-    return np.int64(63) - np.int64(_ctlz(np.int64(mask)))  # type: ignore[no-any-return]
+    return 63 - int(_ctlz(np.int64(mask)))  # type: ignore[call-arg]
 
 
 @jit
@@ -126,7 +129,7 @@ def next64(rs: Any) -> Any:
 @jit
 def below(rs: Any, n: int) -> int:
     """A random integer in ``range(n)`` (``n`` small: the modulo bias is below 2**-58)."""
-    return np.int64(next64(rs) % np.uint64(n))  # type: ignore[no-any-return]
+    return int(next64(rs) % np.uint64(n))
 
 
 @jit

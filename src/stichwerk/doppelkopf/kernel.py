@@ -29,11 +29,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from stichwerk.doppelkopf import announcements as ann_rules
-from stichwerk.doppelkopf.cards import CARD_AUGEN, code_of, deck
-from stichwerk.doppelkopf.profiles import GAME_TYPES, NORMAL_GAMES, Profile
-from stichwerk.doppelkopf.scoring import Announced
-from stichwerk.doppelkopf.trumps import SCHEME_OF_GAME, SCHEMES, TRUMP, order_for, sau_cards
 from stichwerk.core.kernel import (
     below,
     highest,
@@ -47,6 +42,11 @@ from stichwerk.core.kernel import (
     substream,
     uniform,
 )
+from stichwerk.doppelkopf import announcements as ann_rules
+from stichwerk.doppelkopf.cards import CARD_AUGEN, code_of, deck
+from stichwerk.doppelkopf.profiles import GAME_TYPES, NORMAL_GAMES, Profile
+from stichwerk.doppelkopf.scoring import Announced
+from stichwerk.doppelkopf.trumps import SCHEME_OF_GAME, SCHEMES, TRUMP, order_for, sau_cards
 
 Row = npt.NDArray[np.int64]
 
@@ -104,7 +104,7 @@ LOG = 60  # tricks that may earn extras: seats[4], ids[4], winner, trick number
 LOG_WIDTH = 10
 FIELDS = LOG + 12 * LOG_WIDTH
 
-# --------------------------------------------------------------------------- fields of a profile row
+# ------------------------------------------------------------------------- fields of a profile row
 
 P_WITH_NINES = 0
 P_BIG = 1  # Augen of a Doppelkopf (0: off)
@@ -222,9 +222,7 @@ def _build_tables(p: Profile) -> Tables:
                 t = Announced(bool(theirs & 1), theirs >> 1)
                 for level in range(5):
                     act = ("re", *ann_rules.ANNOUNCE_ACTS[2:])[level]
-                    new = ann_rules.check(
-                        p, act, 0, m, t, held=h, shift=0, hand=h, explain=False
-                    )
+                    new = ann_rules.check(p, act, 0, m, t, held=h, shift=0, hand=h, explain=False)
                     if isinstance(new, Announced):
                         ann[h, mine, theirs, level] = new.absage * 2 + int(new.ansage)
     return Tables(row, orders, ann)
@@ -408,7 +406,7 @@ def winner_index(st: Row, orders: Any, oi: int, last: bool) -> int:
 def play(st: Row, card: int, prof: Row, orders: Any) -> None:
     """The seat to act plays card id ``card`` (no checks)."""
     seat = st[TO_ACT]
-    bit = np.int64(1) << card
+    bit = 1 << card
     st[HAND + seat] ^= bit
     st[PLAYED] |= bit
     oi = st[ORDER]
@@ -500,8 +498,7 @@ def announce_result(st: Row, seat: int, act: int, h: int, ann: Any) -> int:
     if act == 1 and party != 1:
         return -1
     level = act - 1 if act > 1 else 0
-    if h < 0:
-        h = 0
+    h = max(h, 0)
     if h >= ANN_H:
         h = ANN_H - 1
     return ann[h, st[ANN + party], st[ANN + 1 - party], level]  # type: ignore[no-any-return]
@@ -538,7 +535,7 @@ def sau_allowed(st: Row, seat: int, prof: Row) -> bool:
     ace = prof[P_SAU_ACE + st[GAME]]
     if ace < 0:
         return False
-    both = np.int64(3) << (2 * ace)
+    both = 3 << (2 * ace)
     if st[HAND + seat] & both != both:
         return False
     deadline = prof[P_SAU_DEADLINE]
@@ -557,7 +554,7 @@ def supersau_allowed(st: Row, seat: int, prof: Row) -> bool:
     low = prof[P_SAU_LOW + st[GAME]]
     if low < 0:
         return False
-    both = np.int64(3) << (2 * low)
+    both = 3 << (2 * low)
     return bool(st[HAND + seat] & both == both)
 
 
@@ -863,8 +860,8 @@ def _lead(
     st: Row, seat: int, hand: int, legal_mask: int, out: int, team: Any, orders: Any, oi: int,
     pol_i: Any, pol_f: Any, ti: int, hochzeit_rule: int,
 ) -> int:  # fmt: skip
-    trumps = np.int64(0)
-    fehl = np.int64(0)
+    trumps = 0
+    fehl = 0
     m = legal_mask
     n_cards = 0
     c0 = -1
@@ -878,9 +875,9 @@ def _lead(
             c1 = c
         n_cards += 1
         if orders[oi, O_CLS + (c >> 1)] == TRUMP:
-            trumps |= np.int64(1) << c
+            trumps |= 1 << c
         else:
-            fehl |= np.int64(1) << c
+            fehl |= 1 << c
     out_trumps = out & pol_i[ti, T_TRUMPS]
     soloist = st[SOLOIST] == seat
     my = team[seat]
@@ -996,17 +993,17 @@ def _lead(
         if not trumps or (bc < 10 and AUGEN_OF_ID[best] < 10):
             return best
     if trumps:
-        pool = np.int64(0)
+        pool = 0
         m = trumps
         while m:
             c = lowest(m)
             m &= m - 1
             if c >> 1 != DA or pol_f[ti, T_THROW + DA] < 20:
-                pool |= np.int64(1) << c
+                pool |= 1 << c
         if not pool:
             pool = trumps
         if popcount(pool) > 1 and not top_sure:
-            reduced = pool & ~(np.int64(1) << top)
+            reduced = pool & ~(1 << top)
             if reduced:
                 pool = reduced
         if st[SOLOIST] < 0 and my == 1 and popcount(pool) > 1:
@@ -1132,14 +1129,16 @@ def _follow(
                 cl = orders[oi, O_CLS + code]
                 k = pol_i[ti, T_KEY + code] if (cl == TRUMP or cl == led) else -1
                 if k > best or (k == best and orders[oi, later + code]):
-                    if not _threat(st, code, led, out, above, opp, n_opp, n_behind, orders, oi, pol_i, ti):
+                    if not _threat(
+                        st, code, led, out, above, opp, n_opp, n_behind, orders, oi, pol_i, ti
+                    ):
                         if pol_f[ti, T_WIN + code] < bw:
                             bw = pol_f[ti, T_WIN + code]
                             bestc = c
             if bestc >= 0:
                 return bestc
         return _min_throw(legal_mask, pol_f, ti)
-    winners = np.int64(0)
+    winners = 0
     m = legal_mask
     while m:
         c = lowest(m)
@@ -1148,7 +1147,7 @@ def _follow(
         cl = orders[oi, O_CLS + code]
         k = pol_i[ti, T_KEY + code] if (cl == TRUMP or cl == led) else -1
         if k > best or (k == best and orders[oi, later + code]):
-            winners |= np.int64(1) << c
+            winners |= 1 << c
     if winners:
         worth = points + fox_bonus
         if n_opp == 0:
@@ -1156,13 +1155,15 @@ def _follow(
             if worth + AUGEN_OF_ID[c] >= TAKE_LAST or pol_f[ti, T_WIN + (c >> 1)] <= 4.0 or last:
                 return c
         else:
-            sure = np.int64(0)
+            sure = 0
             m = winners
             while m:
                 c = lowest(m)
                 m &= m - 1
-                if not _threat(st, c >> 1, led, out, above, opp, n_opp, n_behind, orders, oi, pol_i, ti):
-                    sure |= np.int64(1) << c
+                if not _threat(
+                    st, c >> 1, led, out, above, opp, n_opp, n_behind, orders, oi, pol_i, ti
+                ):
+                    sure |= 1 << c
             if sure:
                 c = _min_win(sure, pol_f, ti)
                 if worth + AUGEN_OF_ID[c] >= TAKE_SURE or pol_f[ti, T_WIN + (c >> 1)] <= 4.0:
@@ -1418,9 +1419,9 @@ def deal_cards(st: Row, rs: Any, full: int) -> None:
     pos = 0
     for s in range(st[SEATS]):
         if st[NEXT + s] >= 0:
-            hand = np.int64(0)
+            hand = 0
             for _ in range(size):
-                hand |= np.int64(1) << deck_ids[pos]
+                hand |= 1 << deck_ids[pos]
                 pos += 1
             st[HAND + s] = hand
 
@@ -1613,7 +1614,7 @@ def _try_sample(
             groups[g] += 1
     if exact and not _placeable(groups, room, nh):
         return False
-    for size in range(0, nh + 1):
+    for size in range(nh + 1):
         for i in range(n):
             if counts[i] != size:
                 continue
@@ -1651,7 +1652,7 @@ def _try_sample(
             if chosen < 0:
                 return False
             room[chosen] -= 1
-            hands[kn[D_H_SEAT + chosen]] |= np.int64(1) << card
+            hands[kn[D_H_SEAT + chosen]] |= 1 << card
     return True
 
 
@@ -1659,16 +1660,14 @@ def _try_sample(
 def _unlikely(kn: Row, kf: Any, hands: Any, rs: Any) -> bool:
     for j in range(kn[D_N_UNLIKELY]):
         s = kn[D_UNLIKELY + 2 * j]
-        both = np.int64(3) << (2 * kn[D_UNLIKELY + 2 * j + 1])
+        both = 3 << (2 * kn[D_UNLIKELY + 2 * j + 1])
         if (hands[s] | kn[D_PLAYED_BY + s]) & both == both and uniform(rs) < kf[F_ODDS + j]:
             return True
     return False
 
 
 @jit_alloc
-def sample_world(
-    st: Row, kn: Row, kf: Any, orders: Any, rs: Any, counters: Any, ann: Any
-) -> bool:
+def sample_world(st: Row, kn: Row, kf: Any, orders: Any, rs: Any, counters: Any, ann: Any) -> bool:
     """Deal the unseen cards into the row's other hands consistently with the seat's knowledge
     and set the parties and announcements of that world (``world.sample_world`` and
     ``world.fast_from``); ``counters``: the worlds kept and thrown back as unlikely, so far."""

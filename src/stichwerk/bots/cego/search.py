@@ -166,7 +166,9 @@ def throughput(seconds: float = 2.0, seed: int = 1, compiled: bool = False) -> d
         import numpy as np
 
         packed = [rollouts.Packed(k, rng) for k in positions]
-        first = [[C.ID[a["card"]] for a in v["legal_actions"] if a["act"] == "play"][:1] for v in views]
+        first = [
+            [C.ID[a["card"]] for a in v["legal_actions"] if a["act"] == "play"][:1] for v in views
+        ]
         batch = 64
         totals = np.zeros(1, dtype=np.float64)
         jobs = list(zip(packed, first, strict=True))
