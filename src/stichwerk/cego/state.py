@@ -61,6 +61,24 @@ def _say(seat: int, word: str) -> Action:
     return _SAY[(seat, word)]
 
 
+_PLAY_CHUNKS: list[tuple[tuple[tuple[Action, ...], ...], ...] | None] = [None] * 5
+
+
+def _play_chunks(seat: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """For each 11-bit slice of a hand: the play actions of ``seat`` for the cards in it, so
+    that listing the legal cards is five table lookups (built once per seat)."""
+    row = _PLAY[seat]
+    chunks = tuple(
+        tuple(
+            tuple(row[11 * k + i] for i in range(11) if v >> i & 1 and 11 * k + i < 54)
+            for v in range(2048)
+        )
+        for k in range(5)
+    )
+    _PLAY_CHUNKS[seat] = chunks
+    return chunks
+
+
 def _names(mask: Bits) -> str:
     return " ".join(CODES[c] for c in sorted(bits_list(mask), key=C.sort_key))
 
@@ -463,9 +481,12 @@ class CegoState:
             return []
         phase = self.phase
         if phase == PLAY:
-            mask = self.legal_mask()
-            row = _PLAY[seat]
-            out = [row[c] for c in bits_list(mask)]
+            mask = self._mask
+            if mask < 0:
+                mask = self.legal_mask()
+            c0, c1, c2, c3, c4 = _PLAY_CHUNKS[seat] or _play_chunks(seat)
+            out = [*c0[mask & 2047], *c1[(mask >> 11) & 2047], *c2[(mask >> 22) & 2047],
+                   *c3[(mask >> 33) & 2047], *c4[mask >> 44]]  # fmt: skip
             if self.trick_no == 0 and not self._trick and seat == self.declarer:
                 out.extend(self._pre_lead_actions(seat))
             return out
@@ -835,8 +856,28 @@ class CegoState:
 
     def apply(self, action: Action) -> Action:
         """Verify ``action`` and apply it; return its canonical form (also the log entry)."""
-        kind, data = self._check(action)
+        # The hot path first: a legal card of the seat to play (verified by the legal mask;
+        # anything else takes the full check below, which names the rule it breaks).
         seat = action.seat
+        if (
+            action.act == "play"
+            and self.phase == PLAY
+            and seat == self.to_act_seat
+            and action.type is None
+            and not action.cards
+        ):
+            card = ID.get(action.card or "", -1)
+            if card >= 0:
+                mask = self._mask
+                if mask < 0:
+                    mask = self.legal_mask()
+                if mask >> card & 1:
+                    self._mask = -1
+                    canonical = _PLAY[seat][card]
+                    self.history.append(canonical)
+                    self._play(seat, card)
+                    return canonical
+        kind, data = self._check(action)
         self._mask = -1
         canonical: Action
         if kind == "play":
