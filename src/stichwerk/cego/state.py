@@ -17,6 +17,7 @@ defender. ``order`` lists the seats dealt in, Vorhand (the seat after the dealer
 
 import copy
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any, Self
 
 from stichwerk.cego import cards as C
@@ -337,13 +338,11 @@ class CegoState:
     def clone(self) -> Self:
         """An independent copy (lists copied, immutable parts shared)."""
         other = object.__new__(type(self))
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = list(value)
-            elif isinstance(value, dict):
-                value = dict(value)
+        kinds = _CLONE_KINDS or _clone_kinds(self)
+        for name, value in zip(kinds[0], kinds[1](self), strict=True):
             setattr(other, name, value)
+        for name, value in zip(kinds[2], kinds[3](self), strict=True):
+            setattr(other, name, value.copy())
         return other
 
     # ---------------------------------------------------------- rounds of speech
@@ -1362,6 +1361,19 @@ class CegoState:
         if self._result is not None:
             record["result"] = self.result()
         return record
+
+
+_CLONE_KINDS: list[Any] = []
+
+
+def _clone_kinds(state: CegoState) -> list[Any]:
+    """The slots a clone copies (the lists, which are always lists, and the options) and those
+    it shares (values never changed in place, the finished result too), with an ``attrgetter``
+    for each group."""
+    copied = [n for n in state.__slots__ if isinstance(getattr(state, n), list)] + ["options"]
+    shared = [n for n in state.__slots__ if n not in copied]
+    _CLONE_KINDS[:] = [shared, attrgetter(*shared), copied, attrgetter(*copied)]
+    return _CLONE_KINDS
 
 
 def _sorted_codes(mask: Bits) -> list[str]:
