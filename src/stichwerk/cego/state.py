@@ -867,15 +867,15 @@ class CegoState:
         ):
             card = ID.get(action.card or "", -1)
             if card >= 0:
-                mask = self._mask
-                if mask < 0:
-                    mask = self.legal_mask()
-                if mask >> card & 1:
+                legal = self._mask
+                if legal < 0:
+                    legal = self.legal_mask()
+                if legal >> card & 1:
                     self._mask = -1
-                    canonical = _PLAY[seat][card]
-                    self.history.append(canonical)
+                    played = _PLAY[seat][card]
+                    self.history.append(played)
                     self._play(seat, card)
-                    return canonical
+                    return played
         kind, data = self._check(action)
         self._mask = -1
         canonical: Action
