@@ -33,7 +33,7 @@ options = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     profile=st.sampled_from(sorted(PROFILES)),
     seats=st.sampled_from([3, 4, 5]),
@@ -146,7 +146,7 @@ def test_sampled_worlds_respect_what_the_seat_knows() -> None:
     """Every world gives each seat its hand size, never a suit it showed out of, and the cards
     the seat must hold; the seat's own hand and the played cards stay where they are."""
     checked = 0
-    for seed in range(40):
+    for seed in range(25):
         state = new_deal(seed=seed, dealer=seed % 4)
         rng = random.Random(seed)
         while not state.is_over:
@@ -177,7 +177,7 @@ def test_sampled_worlds_respect_what_the_seat_knows() -> None:
             assert int(row[K.HAND + seat]) == k.hand
             assert not cards & k.played
         checked += 1
-    assert checked > 20
+    assert checked > 12
 
 
 def test_search_decision_on_the_kernel_is_reproducible() -> None:

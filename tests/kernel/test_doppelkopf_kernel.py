@@ -42,7 +42,7 @@ options = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     profile=st.sampled_from(["wielandstrasse", "ddv"]),
     seats=st.sampled_from([4, 5]),
@@ -56,7 +56,7 @@ def test_kernel_and_engine_agree_step_for_step(
     doko_deal(profile, seed, seats, opts)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     profile=st.sampled_from(["wielandstrasse", "ddv"]),
     seats=st.sampled_from([4, 5]),
@@ -85,9 +85,9 @@ def test_fresh_deals(profile: object) -> None:
 
     assert isinstance(profile, Profile)
     tables = policy_tables(profile)
-    for game in ("normal", "solo-damen", "solo-kreuz", "solo-trumpf", "solo-fleischlos"):
+    for game in ("normal", "solo-damen", "solo-buben", "solo-kreuz", "solo-fleischlos"):
         for seats in (4, 5):
-            for policy in (K.RANDOM, K.HEURISTIC):
+            for policy in (K.RANDOM, K.HEURISTIC)[seats - 4 :]:
                 out = K.random_deals(
                     profile, deals=40, game=game, seats=seats, policy=policy, seed=2,
                     policy_tables=tables,
@@ -140,7 +140,7 @@ def test_announcement_table_is_the_engines_rule() -> None:
 
 def test_sampled_worlds_respect_what_the_seat_knows() -> None:
     checked = 0
-    for seed in range(30):
+    for seed in range(16):
         state = new_deal(seed=seed, dealer=seed % 4)
         rng = random.Random(seed)
         while not state.is_over:
@@ -156,7 +156,7 @@ def test_sampled_worlds_respect_what_the_seat_knows() -> None:
         k = read(state.view(seat))
         packed = Packed(k, rng)
         t = packed.tables
-        for _ in range(20):
+        for _ in range(10):
             row = packed.base.copy()
             assert K.sample_world(row, packed.kn, packed.kf, t.orders, packed.rs,
                                   packed.counters, t.ann)  # fmt: skip
@@ -172,7 +172,7 @@ def test_sampled_worlds_respect_what_the_seat_knows() -> None:
             assert int(row[K.HAND + seat]) == k.hand
             assert cards == k.hand | k.unseen
         checked += 1
-    assert checked > 15
+    assert checked > 8
 
 
 def test_search_decision_on_the_kernel_is_reproducible() -> None:

@@ -33,12 +33,11 @@ from stichwerk.cego.profiles import Rules
 from stichwerk.core.kernel import (
     below,
     highest,
+    in_threads,
     jit,
     jit_alloc,
-    jit_parallel,
     lowest,
     popcount,
-    prange,
     random_card,
     substream,
     uniform,
@@ -790,17 +789,6 @@ def _play_out(rows: Any, rules: Row, policy: int, seed: Any) -> Any:
     return out
 
 
-@jit_parallel
-def _play_out_parallel(rows: Any, rules: Row, policy: int, seed: Any) -> Any:
-    out = np.zeros((rows.shape[0], 5), dtype=np.int64)
-    for i in prange(rows.shape[0]):
-        rs = substream(seed, i)
-        st = rows[i]
-        finish(st, policy, rs)
-        settle(st, rules, out[i])
-    return out
-
-
 def play_out(
     rows: Row, rules: Row, *, policy: int = RANDOM, seed: int = 0, threaded: bool = False
 ) -> Row:
@@ -812,12 +800,19 @@ def play_out(
     """
     if rows.ndim != 2 or rows.shape[1] != FIELDS:
         raise ValueError(f"rows must have shape (K, {FIELDS})")
-    fn = _play_out_parallel if threaded else _play_out
-    return fn(rows, rules, policy, np.uint64(seed & ((1 << 64) - 1)))  # type: ignore[no-any-return]
+    seed64 = np.uint64(seed & ((1 << 64) - 1))
+    if not threaded:
+        return _play_out(rows, rules, policy, seed64)  # type: ignore[no-any-return]
+    out = np.zeros((rows.shape[0], 5), dtype=np.int64)
+    in_threads(
+        rows.shape[0], lambda a, b: play_out_into(rows[a:b], rules, policy, seed64, out[a:b], a)
+    )
+    return out
 
 
 def play_out_threaded(rows: Row, rules: Row, *, policy: int = RANDOM, seed: int = 0) -> Row:
-    """:func:`play_out` over every core (numba's ``prange``); the same numbers."""
+    """:func:`play_out` in one thread per core (the kernel runs without the GIL); the same
+    numbers."""
     return play_out(rows, rules, policy=policy, seed=seed, threaded=True)
 
 

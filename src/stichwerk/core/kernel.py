@@ -18,7 +18,9 @@ app and the CLI run without numba.
   of execution.
 """
 
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar, cast
 
 import numba  # type: ignore[import-untyped,unused-ignore]
@@ -44,12 +46,16 @@ def jit_alloc(fn: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
-def jit_parallel(fn: F) -> F:
-    """Like :func:`jit_alloc`, with ``prange`` loops spread over the cores."""
-    return cast(F, numba.njit(cache=True, nogil=True, parallel=True)(fn))
-
-
-prange = numba.prange
+def in_threads(count: int, work: Callable[[int, int], object], threads: int | None = None) -> None:
+    """Run ``work(start, stop)`` over ``range(count)`` cut into one slice per thread (default:
+    one per core). Compiled kernels release the GIL, so the threads run side by side; each
+    row draws from its own random stream, so the slicing does not change the numbers."""
+    n = max(1, min(count, threads or os.cpu_count() or 1))
+    bounds = [count * i // n for i in range(n + 1)]
+    with ThreadPoolExecutor(max_workers=n) as pool:
+        jobs = [pool.submit(work, bounds[i], bounds[i + 1]) for i in range(n)]
+        for job in jobs:
+            job.result()
 
 
 @intrinsic  # type: ignore[misc,unused-ignore]

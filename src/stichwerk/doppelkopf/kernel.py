@@ -32,12 +32,11 @@ import numpy.typing as npt
 from stichwerk.core.kernel import (
     below,
     highest,
+    in_threads,
     jit,
     jit_alloc,
-    jit_parallel,
     lowest,
     popcount,
-    prange,
     random_card,
     substream,
     uniform,
@@ -1317,33 +1316,27 @@ def _as_seen(st: Row, known: Any, seat: int, team: Any) -> None:
                 team[s] = 1
 
 
-_NO_PUBLIC = np.full(5, -1, dtype=np.int64)
-
-
 @jit_alloc
 def _play_out(
     rows: Any, prof: Row, orders: Any, pol_i: Any, pol_f: Any, policy: int, seed: Any
 ) -> Any:
     out = np.zeros((rows.shape[0], 5), dtype=np.int64)
+    play_out_into(rows, prof, orders, pol_i, pol_f, policy, seed, out, 0)
+    return out
+
+
+@jit_alloc
+def play_out_into(
+    rows: Any, prof: Row, orders: Any, pol_i: Any, pol_f: Any, policy: int, seed: Any, out: Any,
+    start: int,
+) -> None:  # fmt: skip
+    """Finish rows ``start..`` in place, row ``i`` with its own random stream, and write the
+    settlements into ``out``."""
     none = np.full(5, -1, dtype=np.int64)
     for i in range(rows.shape[0]):
-        rs = substream(seed, i)
+        rs = substream(seed, start + i)
         finish(rows[i], policy, rs, prof, orders, pol_i, pol_f, none, False)
         settle(rows[i], prof, out[i])
-    return out
-
-
-@jit_parallel
-def _play_out_parallel(
-    rows: Any, prof: Row, orders: Any, pol_i: Any, pol_f: Any, policy: int, seed: Any
-) -> Any:
-    out = np.zeros((rows.shape[0], 5), dtype=np.int64)
-    for i in prange(rows.shape[0]):
-        none = np.full(5, -1, dtype=np.int64)
-        rs = substream(seed, i)
-        finish(rows[i], policy, rs, prof, orders, pol_i, pol_f, none, False)
-        settle(rows[i], prof, out[i])
-    return out
 
 
 def _policy_or_dummy(policy: int, tables: "PolicyTables | None") -> PolicyTables:
@@ -1380,9 +1373,13 @@ def play_out(
         raise ValueError(f"rows must have shape (K, {FIELDS})")
     t = tables_for(profile)
     pol = _policy_or_dummy(policy, policy_tables)
-    fn = _play_out_parallel if threaded else _play_out
     seed64 = np.uint64(seed & ((1 << 64) - 1))
-    return fn(rows, t.profile, t.orders, pol.ints, pol.floats, policy, seed64)  # type: ignore[no-any-return]
+    args = (t.profile, t.orders, pol.ints, pol.floats, policy, seed64)
+    if not threaded:
+        return _play_out(rows, *args)  # type: ignore[no-any-return]
+    out = np.zeros((rows.shape[0], 5), dtype=np.int64)
+    in_threads(rows.shape[0], lambda a, b: play_out_into(rows[a:b], *args, out[a:b], a))
+    return out
 
 
 def play_out_threaded(
@@ -1393,7 +1390,8 @@ def play_out_threaded(
     seed: int = 0,
     policy_tables: PolicyTables | None = None,
 ) -> Row:
-    """:func:`play_out` over every core (numba's ``prange``); the same numbers."""
+    """:func:`play_out` in one thread per core (the kernel runs without the GIL); the same
+    numbers."""
     return play_out(
         rows, profile, policy=policy, seed=seed, threaded=True, policy_tables=policy_tables
     )
