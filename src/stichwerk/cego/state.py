@@ -17,6 +17,7 @@ defender. ``order`` lists the seats dealt in, Vorhand (the seat after the dealer
 
 import copy
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any, Self
 
 from stichwerk.cego import cards as C
@@ -59,6 +60,24 @@ _SAY: dict[tuple[int, str], Action] = {
 
 def _say(seat: int, word: str) -> Action:
     return _SAY[(seat, word)]
+
+
+_PLAY_CHUNKS: list[tuple[tuple[tuple[Action, ...], ...], ...] | None] = [None] * 5
+
+
+def _play_chunks(seat: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """For each 11-bit slice of a hand: the play actions of ``seat`` for the cards in it, so
+    that listing the legal cards is five table lookups (built once per seat)."""
+    row = _PLAY[seat]
+    chunks = tuple(
+        tuple(
+            tuple(row[11 * k + i] for i in range(11) if v >> i & 1 and 11 * k + i < 54)
+            for v in range(2048)
+        )
+        for k in range(5)
+    )
+    _PLAY_CHUNKS[seat] = chunks
+    return chunks
 
 
 def _names(mask: Bits) -> str:
@@ -319,13 +338,11 @@ class CegoState:
     def clone(self) -> Self:
         """An independent copy (lists copied, immutable parts shared)."""
         other = object.__new__(type(self))
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = list(value)
-            elif isinstance(value, dict):
-                value = dict(value)
+        kinds = _CLONE_KINDS or _clone_kinds(self)
+        for name, value in zip(kinds[0], kinds[1](self), strict=True):
             setattr(other, name, value)
+        for name, value in zip(kinds[2], kinds[3](self), strict=True):
+            setattr(other, name, value.copy())
         return other
 
     # ---------------------------------------------------------- rounds of speech
@@ -463,9 +480,12 @@ class CegoState:
             return []
         phase = self.phase
         if phase == PLAY:
-            mask = self.legal_mask()
-            row = _PLAY[seat]
-            out = [row[c] for c in bits_list(mask)]
+            mask = self._mask
+            if mask < 0:
+                mask = self.legal_mask()
+            c0, c1, c2, c3, c4 = _PLAY_CHUNKS[seat] or _play_chunks(seat)
+            out = [*c0[mask & 2047], *c1[(mask >> 11) & 2047], *c2[(mask >> 22) & 2047],
+                   *c3[(mask >> 33) & 2047], *c4[mask >> 44]]  # fmt: skip
             if self.trick_no == 0 and not self._trick and seat == self.declarer:
                 out.extend(self._pre_lead_actions(seat))
             return out
@@ -835,8 +855,28 @@ class CegoState:
 
     def apply(self, action: Action) -> Action:
         """Verify ``action`` and apply it; return its canonical form (also the log entry)."""
-        kind, data = self._check(action)
+        # The hot path first: a legal card of the seat to play (verified by the legal mask;
+        # anything else takes the full check below, which names the rule it breaks).
         seat = action.seat
+        if (
+            action.act == "play"
+            and self.phase == PLAY
+            and seat == self.to_act_seat
+            and action.type is None
+            and not action.cards
+        ):
+            card = ID.get(action.card or "", -1)
+            if card >= 0:
+                legal = self._mask
+                if legal < 0:
+                    legal = self.legal_mask()
+                if legal >> card & 1:
+                    self._mask = -1
+                    played = _PLAY[seat][card]
+                    self.history.append(played)
+                    self._play(seat, card)
+                    return played
+        kind, data = self._check(action)
         self._mask = -1
         canonical: Action
         if kind == "play":
@@ -1321,6 +1361,19 @@ class CegoState:
         if self._result is not None:
             record["result"] = self.result()
         return record
+
+
+_CLONE_KINDS: list[Any] = []
+
+
+def _clone_kinds(state: CegoState) -> list[Any]:
+    """The slots a clone copies (the lists, which are always lists, and the options) and those
+    it shares (values never changed in place, the finished result too), with an ``attrgetter``
+    for each group."""
+    copied = [n for n in state.__slots__ if isinstance(getattr(state, n), list)] + ["options"]
+    shared = [n for n in state.__slots__ if n not in copied]
+    _CLONE_KINDS[:] = [shared, attrgetter(*shared), copied, attrgetter(*copied)]
+    return _CLONE_KINDS
 
 
 def _sorted_codes(mask: Bits) -> list[str]:

@@ -1131,6 +1131,9 @@ class DokoState:
             "forced": self._forced,
             "order": self._order,
             "played": self._played,
+            "ansage_order": self._ansage_order,
+            "shift": self._shift,
+            "sau_possible": self._sau_possible,
         }
 
 

@@ -13,6 +13,11 @@ announcement pays. Reservations and the Armut use the heuristic with more simula
 
 Every decision keeps to a time budget (default 0.3 s); with ``worlds`` set it samples exactly
 that many worlds instead, so that its play is reproducible.
+
+Where numba is installed (``pip install stichwerk[research]``) the worlds are sampled, played
+out and scored by the compiled kernel (``rollouts.py``, ``stichwerk.doppelkopf.kernel``), many
+worlds per call, so the same budget buys far more roll-outs (up to ``max_worlds``); without it,
+or with ``compiled=False``, the pure-Python path below does the same work.
 """
 
 import math
@@ -21,16 +26,22 @@ import time
 from typing import Any
 
 from stichwerk.bots.base import View, legal_of
+from stichwerk.bots.doppelkopf import rollouts
 from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot, team_of
 from stichwerk.bots.doppelkopf.knowledge import CQ, LEVEL_ACTS, Knowledge, read
 from stichwerk.bots.doppelkopf.policy import choose_card
 from stichwerk.bots.doppelkopf.world import fast_from, relative, rollout, sample_world, settle
 from stichwerk.bots.speed import mid_deal_views, rates
 from stichwerk.core.action import Action
+from stichwerk.core.errors import StichwerkError
 from stichwerk.doppelkopf.cards import CODE_INDEX, code_mask
 
 ANNOUNCE_MARGIN = 0.1
 """An announcement must gain this much per deal (in settlement points, beyond the noise)."""
+MAX_WORLDS = 400
+"""Worlds per decision at most on the pure-Python path."""
+MAX_WORLDS_COMPILED = 4000
+"""Worlds per decision at most on the compiled kernel (more buys little)."""
 
 
 class DoppelkopfSearchBot:
@@ -44,14 +55,19 @@ class DoppelkopfSearchBot:
         budget: float = 0.3,
         worlds: int | None = None,
         bid_samples: int = 24,
-        max_worlds: int = 400,
+        max_worlds: int | None = None,
         confidence: float = 1.0,
         public: bool = True,
+        compiled: bool | None = None,
     ) -> None:
         self.budget = budget
         self.worlds = worlds
         self.bid_samples = bid_samples
-        self.max_worlds = max_worlds
+        self.compiled = rollouts.available() if compiled is None else compiled
+        """Roll out on the compiled kernel (default: when numba is installed)."""
+        if self.compiled and not rollouts.available():
+            raise StichwerkError("the compiled search needs numba: pip install stichwerk[research]")
+        self.max_worlds = max_worlds or (MAX_WORLDS_COMPILED if self.compiled else MAX_WORLDS)
         self.confidence = confidence
         """How many standard errors a card must gain over the heuristic's to be played."""
         self.public = public
@@ -89,39 +105,16 @@ class DoppelkopfSearchBot:
         if len(plays) == 1 and word is None:
             return plays[0]
         seat = k.seat
-        held = hand.bit_count()  # the word is said now, before the rolled-out tricks
-        order = k.order
         n = len(cards)
         public = k.public_party if self.public else None
         shown = None
         if public is not None:
             shown = list(public)
             shown[seat] = 0  # playing a Kreuz Dame shows the Re party
-        values: list[list[float]] = [[] for _ in cards]
-        said: list[list[float]] = [[] for _ in cards]
-        worlds = rollouts = 0
-        while True:
-            world = sample_world(k, self.rng)
-            base = fast_from(k, world)
-            for i, card in enumerate(cards):
-                fast = base.copy()
-                fast.play(card)
-                rollout(fast, shown if card >> 1 == CQ else public)
-                extras = fast.extras()
-                values[i].append(relative(settle(fast, extras), seat, order))
-                if word is not None:
-                    # The same tricks with the word said: only the announcements change.
-                    fast.announce(seat, word.act, held)
-                    said[i].append(relative(settle(fast, extras), seat, order))
-                rollouts += 1
-            worlds += 1
-            if self.worlds is not None:
-                if worlds >= self.worlds:
-                    break
-            elif time.perf_counter() > deadline or worlds >= self.max_worlds:
-                break
-        self.worlds_last = worlds
-        self.rollouts_last = rollouts
+        if self.compiled:
+            values, said = self._compiled_worlds(k, cards, word, public, deadline)
+        else:
+            values, said = self._python_worlds(k, cards, word, public, shown, deadline)
         # The heuristic's card stands unless another is better by more than the noise.
         default = cards.index(self._heuristic_card(k, cards)) if n > 1 else 0
         best = default
@@ -136,6 +129,80 @@ class DoppelkopfSearchBot:
             if gain > ANNOUNCE_MARGIN:
                 return word
         return plays[best]
+
+    def _compiled_worlds(
+        self,
+        k: Knowledge,
+        cards: list[int],
+        word: Action | None,
+        public: list[int] | None,
+        deadline: float,
+    ) -> tuple[list[list[float]], list[list[float]]]:
+        """Per card, its value in each world (and with ``word`` said), on the kernel, in
+        growing batches until the budget is spent."""
+        packed = rollouts.Packed(k, self.rng)
+        act = -1 if word is None else LEVEL_ACTS.index(word.act)
+        values: list[list[float]] = [[] for _ in cards]
+        said: list[list[float]] = [[] for _ in cards]
+        cap = self.worlds if self.worlds is not None else self.max_worlds
+        worlds = 0
+        batch = 8
+        while worlds < cap:
+            n = min(batch, cap - worlds)
+            v, s, got = packed.search(cards, act, public, n)
+            for i in range(len(cards)):
+                values[i].extend(v[:got, i].tolist())
+                if word is not None:
+                    said[i].extend(s[:got, i].tolist())
+            worlds += got
+            if got < n:
+                break  # pragma: no cover - no world fits: only a view that contradicts itself
+            if self.worlds is None and time.perf_counter() > deadline:
+                break
+            batch = min(2 * batch, 256)
+        self.worlds_last = worlds
+        self.rollouts_last = worlds * len(cards)
+        return values, said
+
+    def _python_worlds(
+        self,
+        k: Knowledge,
+        cards: list[int],
+        word: Action | None,
+        public: list[int] | None,
+        shown: list[int] | None,
+        deadline: float,
+    ) -> tuple[list[list[float]], list[list[float]]]:
+        """Per card, its value in each world (and with ``word`` said), on the Python path."""
+        seat = k.seat
+        order = k.order
+        held = k.hand.bit_count()  # the word is said now, before the rolled-out tricks
+        values: list[list[float]] = [[] for _ in cards]
+        said: list[list[float]] = [[] for _ in cards]
+        worlds = done = 0
+        while True:
+            world = sample_world(k, self.rng)
+            base = fast_from(k, world)
+            for i, card in enumerate(cards):
+                fast = base.copy()
+                fast.play(card)
+                rollout(fast, shown if card >> 1 == CQ else public)
+                extras = fast.extras()
+                values[i].append(relative(settle(fast, extras), seat, order))
+                if word is not None:
+                    # The same tricks with the word said: only the announcements change.
+                    fast.announce(seat, word.act, held)
+                    said[i].append(relative(settle(fast, extras), seat, order))
+                done += 1
+            worlds += 1
+            if self.worlds is not None:
+                if worlds >= self.worlds:
+                    break
+            elif time.perf_counter() > deadline or worlds >= self.max_worlds:
+                break
+        self.worlds_last = worlds
+        self.rollouts_last = done
+        return values, said
 
     def _heuristic_card(self, k: Knowledge, cards: list[int]) -> int:
         """The card the policy would play (one of ``cards``)."""
@@ -171,13 +238,34 @@ def make(game: str, seed: int | str = 0, **params: Any) -> DoppelkopfSearchBot:
     return DoppelkopfSearchBot(seed, **params)
 
 
-def throughput(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
-    """Determinizations and roll-outs per second from mid-deal positions (for benchmarks)."""
+def throughput(seconds: float = 2.0, seed: int = 1, compiled: bool = False) -> dict[str, float]:
+    """Determinizations and roll-outs per second from mid-deal positions (for benchmarks).
+
+    A roll-out is a world sampled for it, played to the end by the policy and scored. With
+    ``compiled`` the kernel does both, 64 worlds per call (each position packed once, as the
+    search packs once per decision); else the pure-Python path, one at a time.
+    """
     from stichwerk.doppelkopf.record import new_deal
 
     rng = random.Random(seed)
     views = mid_deal_views(new_deal, DoppelkopfHeuristicBot, rng, max_skip=36)
     positions = [read(v) for v in views]
+    if compiled:
+        packed = [rollouts.Packed(k, rng) for k in positions]
+        first = []
+        for k, v in zip(positions, views, strict=True):
+            code = next(CODE_INDEX[a["card"]] for a in v["legal_actions"] if a["act"] == "play")
+            mine = k.hand & code_mask(code)
+            first.append([(mine & -mine).bit_length() - 1])
+        batch = 64
+        jobs = list(zip(packed, first, [k.public_party for k in positions], strict=True))
+        rates_ = rates(
+            jobs,
+            lambda job: job[0].sample_many(batch),
+            lambda job: job[0].search(job[1], -1, job[2], batch),
+            seconds,
+        )
+        return {name: value * batch for name, value in rates_.items()}
 
     def play_out(k: Knowledge) -> None:
         fast = fast_from(k, sample_world(k, rng))

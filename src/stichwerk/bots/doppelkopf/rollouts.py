@@ -1,0 +1,174 @@
+"""The search's roll-outs on the compiled kernel (``stichwerk.doppelkopf.kernel``).
+
+The search bot reads a seat's view into :class:`~stichwerk.bots.doppelkopf.knowledge.Knowledge`
+as before; this module packs that knowledge into the kernel's rows once per decision (the tricks
+so far, what must or cannot be where, the soft weights) and lets the kernel sample the worlds,
+play every candidate card in each, finish the deal with the roll-out policy and score it, many
+worlds per call. It needs numba and numpy (``pip install stichwerk[research]``);
+:func:`available` says whether they are there, and the search falls back to the pure-Python path
+(``world.py``) when they are not.
+"""
+
+import importlib
+import random
+from types import ModuleType
+from typing import Any
+
+from stichwerk.bots.doppelkopf.knowledge import LEVEL_ACTS, Knowledge
+from stichwerk.doppelkopf.profiles import Profile
+
+_KERNEL: list[ModuleType | None] = []
+
+
+def kernel() -> ModuleType | None:
+    """The compiled kernel module, or ``None`` when numba or numpy is missing (checked once)."""
+    if not _KERNEL:
+        try:
+            _KERNEL.append(importlib.import_module("stichwerk.doppelkopf.kernel"))
+        except ImportError:
+            _KERNEL.append(None)
+    return _KERNEL[0]
+
+
+def available() -> bool:
+    """Whether the search can roll out on the compiled kernel."""
+    return kernel() is not None
+
+
+_POLICY: dict[Profile, Any] = {}
+
+
+def policy_tables(profile: Profile) -> Any:
+    """The roll-out policy's numbers (``policy.tables``) for every card order of ``profile``
+    and both fox rules, as the kernel's :class:`~stichwerk.doppelkopf.kernel.PolicyTables`."""
+    hit = _POLICY.get(profile)
+    if hit is not None:
+        return hit
+    import numpy as np
+
+    from stichwerk.bots.doppelkopf.policy import tables
+    from stichwerk.doppelkopf.trumps import SCHEMES, order_for
+
+    K = kernel()
+    assert K is not None
+    n = 4 * len(SCHEMES) * 2
+    ints = np.zeros((n, K.POLICY_INT_WIDTH), dtype=np.int64)
+    floats = np.zeros((n, K.POLICY_FLOAT_WIDTH), dtype=np.float64)
+    for s, scheme in enumerate(SCHEMES):
+        for sau in (0, 1):
+            for supersau in (0, 1):
+                order = order_for(scheme, profile, sau=bool(sau), supersau=bool(supersau))
+                for fox in (0, 1):
+                    t = tables(order, profile.with_nines, bool(fox))
+                    i = (s * 4 + sau * 2 + supersau) * 2 + fox
+                    ints[i, K.T_ABOVE : K.T_ABOVE + 24] = t.above
+                    ints[i, K.T_ABOVE_LAST : K.T_ABOVE_LAST + 24] = t.above_last
+                    ints[i, K.T_KEY : K.T_KEY + 24] = t.key
+                    ints[i, K.T_TRUMPS] = t.trumps
+                    ints[i, K.T_SUITS : K.T_SUITS + 5] = t.suits
+                    ints[i, K.T_DECK] = t.deck
+                    floats[i, K.T_THROW : K.T_THROW + 24] = t.throw
+                    floats[i, K.T_WIN : K.T_WIN + 24] = t.win
+                    floats[i, K.T_SMEAR : K.T_SMEAR + 24] = t.smear
+    hit = _POLICY[profile] = K.PolicyTables(ints, floats)
+    return hit
+
+
+class Packed:
+    """One decision's knowledge in the kernel's rows, and the kernel's tables."""
+
+    def __init__(self, k: Knowledge, rng: random.Random) -> None:
+        import numpy as np
+
+        K = kernel()
+        assert K is not None and k.base is not None
+        self.K = K
+        self.k = k
+        self.tables = K.tables_for(k.profile)
+        self.policy = policy_tables(k.profile)
+        self.base = K.from_fast(k.base)
+        self.base[K.HAND + k.seat] = k.hand
+        kn = np.zeros(K.D_FIELDS, dtype=np.int64)
+        kf = np.ones(K.F_FIELDS, dtype=np.float64)
+        kn[K.D_SEAT] = k.seat
+        kn[K.D_UNSEEN] = k.unseen
+        kn[K.D_TO_ACT] = -1 if k.to_act is None else k.to_act
+        kn[K.D_NORMAL_PARTIES] = k.game_type == "normal" and k.hochzeiter < 0
+        trump_mask = k.card_order().trump_mask
+        nh = 0
+        for s in k.others:
+            must = k.must[s]
+            free = k.hand_sizes[s] - must.bit_count()
+            n = k.exact_trumps[s]
+            if n >= 0:
+                need = n - (must & trump_mask).bit_count()
+                if need < 0 or need > free:
+                    kn[K.D_IMPOSSIBLE] = 1
+                for part, size in ((trump_mask, need), (~trump_mask, free - need)):
+                    kn[K.D_H_SEAT + nh] = s
+                    kn[K.D_H_ONLY + nh] = ~k.banned[s] & part
+                    kn[K.D_H_LOOSE + nh] = part
+                    kn[K.D_H_ROOM + nh] = size
+                    kf[K.F_WEIGHT + nh] = 1.0
+                    nh += 1
+            else:
+                if free < 0:
+                    kn[K.D_IMPOSSIBLE] = 1
+                kn[K.D_H_SEAT + nh] = s
+                kn[K.D_H_ONLY + nh] = ~k.banned[s]
+                kn[K.D_H_LOOSE + nh] = -1
+                kn[K.D_H_ROOM + nh] = free
+                kf[K.F_WEIGHT + nh] = k.trump_weight[s]
+                nh += 1
+        kn[K.D_NH] = nh
+        for s in range(k.seats):
+            if s != k.seat:
+                kn[K.D_MUST + s] = k.must[s]
+            kn[K.D_PLAYED_BY + s] = k.played_by[s]
+        for j, s in enumerate(k.order):
+            kn[K.D_ORDER + j] = s
+        pairs = k.unlikely_pairs[:12]
+        kn[K.D_N_UNLIKELY] = len(pairs)
+        for j, (s, code, odds) in enumerate(pairs):
+            kn[K.D_UNLIKELY + 2 * j] = s
+            kn[K.D_UNLIKELY + 2 * j + 1] = code
+            kf[K.F_ODDS + j] = odds
+        log = [(s, LEVEL_ACTS.index(act)) for s, act in k.ann_log if act in LEVEL_ACTS][:16]
+        kn[K.D_N_ANN] = len(log)
+        for j, (s, act) in enumerate(log):
+            kn[K.D_ANN_LOG + 2 * j] = s
+            kn[K.D_ANN_LOG + 2 * j + 1] = act
+        self.kn = kn
+        self.kf = kf
+        self.counters = np.array([k.soft_hits, k.soft_misses], dtype=np.int64)
+        self.rs = np.array([rng.getrandbits(64)], dtype=np.uint64)
+
+    def search(
+        self, cards: list[int], word: int, public: list[int] | None, worlds: int
+    ) -> tuple[Any, Any, int]:
+        """Values (and values with ``word`` said) per world and card: ``(values, said, done)``,
+        arrays of shape ``(worlds, len(cards))``."""
+        import numpy as np
+
+        K = self.K
+        t = self.tables
+        pub = np.full(5, -1, dtype=np.int64)
+        if public is not None:
+            pub[: len(public)] = public
+        values = np.zeros((worlds, len(cards)), dtype=np.float64)
+        said = np.zeros((worlds, len(cards)), dtype=np.float64)
+        done = K.search_worlds(
+            self.base, self.kn, self.kf, t.profile, t.orders, t.ann, self.policy.ints,
+            self.policy.floats, np.array(cards, dtype=np.int64), word, pub, public is not None,
+            worlds, self.rs, self.counters, values, said,
+        )  # fmt: skip
+        self.k.soft_hits, self.k.soft_misses = int(self.counters[0]), int(self.counters[1])
+        return values, said, int(done)
+
+    def sample_many(self, worlds: int) -> int:
+        """Sample ``worlds`` worlds and drop them (for the throughput benchmark)."""
+        t = self.tables
+        found: int = self.K.sample_many(
+            self.base, self.kn, self.kf, t.orders, t.ann, worlds, self.rs, self.counters
+        )
+        return found
