@@ -100,7 +100,7 @@ def test_card_codes_in_any_case_are_read_as_the_table_does(tmp_path: Path) -> No
         ),
         ('send({"type": "move", "id": m["id"]})', "its answer is not an action message"),
         (
-            "print('{\"type\": \"action\", \"id\": 1, \"t\": NaN}', flush=True)",
+            'print(\'{"type": "action", "id": 1, "t": NaN}\', flush=True)',
             "its answer is not JSON",
         ),
         ("sys.exit(3)", "it ended"),

@@ -127,14 +127,15 @@ def test_announcement_table_is_the_engines_rule() -> None:
         ann = K.tables_for(profile).ann
         rng = random.Random(1)
         for _ in range(500):
-            h, mine, theirs, level = rng.randrange(25), rng.randrange(10), rng.randrange(10), 0
+            h, mine, theirs = rng.randrange(25), rng.randrange(20), rng.randrange(20)
             level = rng.randrange(5)
             act = ("re", "keine-90", "keine-60", "keine-30", "schwarz")[level]
             new = announcements.check(
-                profile, act, 0, Announced(bool(mine & 1), mine >> 1),
-                Announced(bool(theirs & 1), theirs >> 1), held=h, shift=0, hand=h,
+                profile, act, 0, Announced(bool(mine & 1), (mine % 10) >> 1, mine >= 10),
+                Announced(bool(theirs & 1), (theirs % 10) >> 1, theirs >= 10),
+                held=h, shift=0, hand=h,
             )  # fmt: skip
-            want = new.absage * 2 + new.ansage if isinstance(new, Announced) else -1
+            want = new.absage * 2 + new.ansage + 10 * new.late if isinstance(new, Announced) else -1
             assert ann[h, mine, theirs, level] == want
 
 

@@ -93,7 +93,9 @@ SHIFT = 49  # the Hochzeit shift of every announcement deadline
 SAU_SEAT = 50
 SUPERSAU_SEAT = 51
 SAU_POSSIBLE = 52  # the game had a Sau when the play began (the engine's listing)
-ANN = 53  # two parties' announcements, each ``absage * 2 + ansage``
+ANN = 53  # two parties' announcements, each ``absage * 2 + ansage + 10 * late``
+ANN_CODES = 20
+"""Codes of a party's announcements: ``absage * 2 + ansage``, plus 10 for a late reply."""
 ANS_FIRST = 55  # the party that said its Re/Kontra first (-1) ...
 ANS_SECOND = 56  # ... and second
 OVER = 57
@@ -155,7 +157,7 @@ class Tables:
     orders: npt.NDArray[np.int64]
     """``(28, ORDER_WIDTH)``: every scheme with and without Sau and Superschweine."""
     ann: npt.NDArray[np.int64]
-    """``(ANN_H, 10, 10, 5)``: a party's new announcements (``absage * 2 + ansage``) after
+    """``(ANN_H, 20, 20, 5)``: a party's new announcements (coded as ``ANN`` says) after
     saying level 0..4 with ``h`` cards held (plus the shift), or -1 where it is refused."""
 
 
@@ -213,18 +215,28 @@ def _build_tables(p: Profile) -> Tables:
                 r[O_LATER : O_LATER + 24] = o.later_wins
                 r[O_LATER_LAST : O_LATER_LAST + 24] = o.later_wins_last
                 r[O_MASKS : O_MASKS + 5] = o.class_masks
-    ann = np.full((ANN_H, 10, 10, 5), -1, dtype=np.int64)
+    ann = np.full((ANN_H, ANN_CODES, ANN_CODES, 5), -1, dtype=np.int64)
     for h in range(ANN_H):
-        for mine in range(10):
-            for theirs in range(10):
-                m = Announced(bool(mine & 1), mine >> 1)
-                t = Announced(bool(theirs & 1), theirs >> 1)
+        for mine in range(ANN_CODES):
+            for theirs in range(ANN_CODES):
+                m = decode_announced(mine)
+                t = decode_announced(theirs)
                 for level in range(5):
                     act = ("re", *ann_rules.ANNOUNCE_ACTS[2:])[level]
                     new = ann_rules.check(p, act, 0, m, t, held=h, shift=0, hand=h, explain=False)
                     if isinstance(new, Announced):
-                        ann[h, mine, theirs, level] = new.absage * 2 + int(new.ansage)
+                        ann[h, mine, theirs, level] = encode_announced(new)
     return Tables(row, orders, ann)
+
+
+def encode_announced(a: Announced) -> int:
+    """A party's announcements as the kernel codes them (see ``ANN``)."""
+    return a.absage * 2 + int(a.ansage) + 10 * int(a.late)
+
+
+def decode_announced(code: int) -> Announced:
+    """The announcements of a code (see ``ANN``)."""
+    return Announced(bool(code & 1), (code % 10) >> 1, code >= 10)
 
 
 def empty_row() -> Row:
@@ -292,7 +304,7 @@ def from_state(state: Any) -> Row:
     row[SAU_POSSIBLE] = d["sau_possible"]
     for party in (0, 1):
         a = d["ann"][party]
-        row[ANN + party] = a.absage * 2 + int(a.ansage)
+        row[ANN + party] = encode_announced(a)
     ansage = d["ansage_order"]
     row[ANS_FIRST] = ansage[0] if ansage else -1
     row[ANS_SECOND] = ansage[1] if len(ansage) > 1 else -1
@@ -332,7 +344,7 @@ def from_fast(fast: Any) -> Row:
     row[SAU_POSSIBLE] = sau_cards(fast.profile, fast.game_type) is not None
     for party in (0, 1):
         a = fast.ann[party]
-        row[ANN + party] = a.absage * 2 + int(a.ansage)
+        row[ANN + party] = encode_announced(a)
     row[ANS_FIRST] = fast.ansage_order[0] if fast.ansage_order else -1
     row[ANS_SECOND] = fast.ansage_order[1] if len(fast.ansage_order) > 1 else -1
     for t_seats, ids, win in fast.events:
@@ -704,8 +716,8 @@ def settle(st: Row, prof: Row, out: Any) -> None:
     ko_augen = 240 - re_augen
     re_ansage = st[ANN] & 1
     ko_ansage = st[ANN + 1] & 1
-    ra = st[ANN] >> 1
-    ka = st[ANN + 1] >> 1
+    ra = (st[ANN] % 10) >> 1
+    ka = (st[ANN + 1] % 10) >> 1
     winner = -1
     if ra == 0 and ka == 0:
         target = 121

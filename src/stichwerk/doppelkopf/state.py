@@ -1131,7 +1131,6 @@ class DokoState:
             "forced": self._forced,
             "order": self._order,
             "played": self._played,
-            "ansage_order": self._ansage_order,
             "shift": self._shift,
             "sau_possible": self._sau_possible,
         }

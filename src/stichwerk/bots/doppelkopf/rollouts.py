@@ -133,7 +133,7 @@ class Packed:
             kn[K.D_UNLIKELY + 2 * j] = s
             kn[K.D_UNLIKELY + 2 * j + 1] = code
             kf[K.F_ODDS + j] = odds
-        log = [(s, LEVEL_ACTS.index(act)) for s, act in k.ann_log if act in LEVEL_ACTS][:16]
+        log = [(s, LEVEL_ACTS.index(act)) for s, act, _ in k.ann_log if act in LEVEL_ACTS][:16]
         kn[K.D_N_ANN] = len(log)
         for j, (s, act) in enumerate(log):
             kn[K.D_ANN_LOG + 2 * j] = s
