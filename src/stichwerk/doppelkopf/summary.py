@@ -141,7 +141,8 @@ def summary_outcome(
             )
         duty = False  # verworfen before the solo was declared: no Pflicht-Solo yet
     forced = context.forced
-    if forced is not None and not (duty and soloist == forced):
+    # A Verwerfen may end a Vorführung before the solo is declared: the cards as dealt decide.
+    if forced is not None and not (duty and soloist == forced) and facts.verworfen_by is None:
         raise RecordError(
             f"'re': seat {forced} must play its Pflicht-Solo in this deal (Vorführung)"
         )

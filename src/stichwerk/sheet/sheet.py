@@ -23,6 +23,7 @@ change is refused as a :class:`SheetConflict`, never silently applied over the o
 1
 """
 
+import copy
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -191,11 +192,11 @@ class Sheet:
         ``entry_id``, without saving anything."""
         if entry_id is None:
             entries = [*self.entries, Entry("preview", dict(summary))]
-            index = len(entries) - 1
-        else:
-            entries = list(self.entries)
-            index = self._index(entry_id)
-            entries[index] = Entry(entry_id, dict(summary), entries[index].version)
+            _, rows = self._build(entries, resume=True)
+            return rows[-1]
+        entries = list(self.entries)
+        index = self._index(entry_id)
+        entries[index] = Entry(entry_id, dict(summary), entries[index].version)
         _, rows = self._build(entries)
         return rows[index]
 
@@ -288,7 +289,8 @@ class Sheet:
                 entries[index] = Entry(entry_id, summary, current.version + 1)
             else:
                 del entries[index]
-        series, rows = self._build(entries)
+        appended = op == "add" and before is None
+        series, rows = self._build(entries, resume=appended)
         self.entries, self._series, self._rows = entries, series, rows
         done = Applied(op, entry_id, key)
         self._keys[key] = done
@@ -302,14 +304,21 @@ class Sheet:
                 return i
         raise SheetError(f"no deal {entry_id!r} on this list")
 
-    def _build(self, entries: Sequence[Entry]) -> tuple[Series, list[Row]]:
+    def _build(
+        self, entries: Sequence[Entry], *, resume: bool = False
+    ) -> tuple[Series, list[Row]]:
         """Play ``entries`` through a fresh series; the first one that does not fit stops it
-        with a line that names the deal."""
+        with a line that names the deal. ``resume``: ``entries`` are this sheet's entries with
+        more appended, so only the new ones are played, on a copy of the list as it stands (a
+        deal entered at the end costs one scoring, not the whole list's)."""
         settings = self.settings
-        series = Series(settings.rules(), settings.names, settings.first_dealer)
         module = get_game(settings.game)
-        rows: list[Row] = []
-        for index, entry in enumerate(entries, start=1):
+        if resume:
+            series, rows = _fork(self._series), list(self._rows)
+        else:
+            series = Series(settings.rules(), settings.names, settings.first_dealer)
+            rows = []
+        for index, entry in enumerate(entries[len(rows) :], start=len(rows) + 1):
             if series.is_over:
                 raise SheetError(f"deal {index}: the list is complete")
             ctx = series.context()
@@ -361,6 +370,17 @@ class Sheet:
                 raise RecordError(f"{key!r} is {out[key]!r}, but the list's is {value!r}")
         complete = {**expected, **{k: v for k, v in out.items() if k not in expected}}
         return complete
+
+
+def _fork(series: Series) -> Series:
+    """A copy of ``series`` that records on without touching the original (its rows are
+    frozen; the lists that grow or change are copied)."""
+    fork = copy.copy(series)
+    fork.entries = list(series.entries)
+    fork.totals = list(series.totals)
+    fork.owed = list(series.owed)
+    fork._bock = list(series._bock)
+    return fork
 
 
 def _vorhand(ctx: DealContext) -> int:
