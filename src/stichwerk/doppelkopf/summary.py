@@ -372,6 +372,8 @@ def _extras(
             if not allowed[name]:
                 raise RecordError(f"{name!r} does not count in {game_type} under this profile")
         tricks = re_tricks if party == "re" else ko_tricks
+        if names and not tricks:
+            raise RecordError(f"{party} took no trick and cannot have {names[0]!r}")
         if names.count("doppelkopf") > tricks:
             raise RecordError(f"{party} has more Doppelkopf tricks than tricks")
         if "doppelkarlchen" in names and "karlchen" not in names:

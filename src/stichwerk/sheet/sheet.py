@@ -304,9 +304,7 @@ class Sheet:
                 return i
         raise SheetError(f"no deal {entry_id!r} on this list")
 
-    def _build(
-        self, entries: Sequence[Entry], *, resume: bool = False
-    ) -> tuple[Series, list[Row]]:
+    def _build(self, entries: Sequence[Entry], *, resume: bool = False) -> tuple[Series, list[Row]]:
         """Play ``entries`` through a fresh series; the first one that does not fit stops it
         with a line that names the deal. ``resume``: ``entries`` are this sheet's entries with
         more appended, so only the new ones are played, on a copy of the list as it stands (a
