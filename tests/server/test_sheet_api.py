@@ -12,7 +12,11 @@ from fastapi.testclient import TestClient
 
 from tests.server.helpers import ORIGIN
 
-DOKO = {"game": "doppelkopf", "profile": "wielandstrasse", "names": ["Anna", "Bernd", "Clara", "Dieter"]}
+DOKO = {
+    "game": "doppelkopf",
+    "profile": "wielandstrasse",
+    "names": ["Anna", "Bernd", "Clara", "Dieter"],
+}
 CEGO = {"game": "cego", "profile": "schwarzwald", "names": ["Anna", "Bernd", "Clara", "Dieter"]}
 NORMAL = {"game_type": "normal", "re": [0, 2], "re_augen": 130}
 
@@ -46,7 +50,9 @@ def test_a_list_is_created_read_and_entered(client: TestClient) -> None:
     assert scorer != follower and len(scorer) == len(follower) == 22
     assert made["role"] == "scorer" and made["seq"] == 0
     assert made["sheet"]["list"]["games"] == 8 and made["sheet"]["duty_owed"] == [1, 1, 1, 1]
-    r = client.post(f"/api/sheets/{scorer}/changes", json={"op": "add", "summary": NORMAL, "key": "k1"})
+    r = client.post(
+        f"/api/sheets/{scorer}/changes", json={"op": "add", "summary": NORMAL, "key": "k1"}
+    )
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["applied"]["duplicate"] is False and body["seq"] == 1
@@ -72,7 +78,9 @@ def test_a_repeated_key_answers_as_the_first_time_and_is_not_doubled(client: Tes
     refused(client.post(f"/api/sheets/{scorer}/changes", json=other), 400, "same-key")
 
 
-def test_corrections_and_deletions_follow_versions_and_conflicts_are_409(client: TestClient) -> None:
+def test_corrections_and_deletions_follow_versions_and_conflicts_are_409(
+    client: TestClient,
+) -> None:
     scorer, _ = tokens(create(client))
     url = f"/api/sheets/{scorer}/changes"
     client.post(url, json={"op": "add", "summary": NORMAL, "entry": "d1"})
@@ -111,7 +119,10 @@ def test_corrections_and_deletions_follow_versions_and_conflicts_are_409(client:
         ({"game": "doppelkopf", "duty_penalty": -1}, ["'duty_penalty'"]),
         ({"game": "doppelkopf", "duty_enforcement": "shame"}, ["'duty_enforcement'"]),
         ({"game": "cego", "games": 8, "closing": ["polka"]}, ["'closing'", "polka"]),
-        ({"game": "cego", "profile": "schwarzwald", "games": 8, "closing": ["drescher"]}, ["drescher"]),
+        (
+            {"game": "cego", "profile": "schwarzwald", "games": 8, "closing": ["drescher"]},
+            ["drescher"],
+        ),
         ({"game": "cego", "options": {"fach": "five"}}, ["fach"]),
         ({"game": "cego", "colour": "red"}, ["colour"]),
         ({"game": "cego", "title": "x" * 200}, ["'title'"]),
@@ -317,13 +328,17 @@ def test_a_socket_from_another_site_or_to_no_list_is_closed(client: TestClient) 
     from starlette.websockets import WebSocketDisconnect
 
     _, follower = tokens(create(client))
-    with pytest.raises(WebSocketDisconnect), client.websocket_connect(
-        f"/ws/sheets/{follower}", headers={"origin": "https://evil.example"}
-    ) as ws:
+    with (
+        pytest.raises(WebSocketDisconnect),
+        client.websocket_connect(
+            f"/ws/sheets/{follower}", headers={"origin": "https://evil.example"}
+        ) as ws,
+    ):
         ws.receive_json()
-    with pytest.raises(WebSocketDisconnect), client.websocket_connect(
-        f"/ws/sheets/{'z' * 22}", headers=ORIGIN
-    ) as ws:
+    with (
+        pytest.raises(WebSocketDisconnect),
+        client.websocket_connect(f"/ws/sheets/{'z' * 22}", headers=ORIGIN) as ws,
+    ):
         ws.receive_json()
 
 
