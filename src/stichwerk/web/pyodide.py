@@ -20,7 +20,10 @@ from stichwerk.web import STATIC
 
 VERSION = "0.29.3"
 TARBALL = f"https://registry.npmjs.org/pyodide/-/pyodide-{VERSION}.tgz"
-INTEGRITY = "sha512-22UBuhOJawj7vKUnS7/F3xK+515LJdjiMAHoCfuS6/PbHiOrSQVnYwDe+2sbVwiOZ3sMMexdXICew6NqOMQGgA=="
+INTEGRITY = (
+    "sha512-"
+    "22UBuhOJawj7vKUnS7/F3xK+515LJdjiMAHoCfuS6/PbHiOrSQVnYwDe+2sbVwiOZ3sMMexdXICew6NqOMQGgA=="
+)
 """The npm registry's ``dist.integrity`` of the pinned tarball."""
 FILES = (
     "pyodide.js",

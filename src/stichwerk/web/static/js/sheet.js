@@ -88,6 +88,7 @@ async function adopt(seq, sheet, change) {
   list.seq = seq;
   if (list.log.length !== seq) await fetchLog();
   list.seen = Date.now();
+  root.dataset.seq = String(list.seq);
   await store.keepList(list);
 }
 
@@ -103,7 +104,6 @@ function connect() {
     const frame = JSON.parse(event.data);
     if (frame.type !== "sheet") return;
     await adopt(frame.seq, frame.sheet, frame.change);
-    root.dataset.seq = String(list ? list.seq : 0);
     await rescore();
     render();
   });
