@@ -321,3 +321,49 @@ def test_five_deals_entered_offline_reach_the_server(
     assert answer["sheet"]["totals"] == expected
     assert [r["settlement"] for r in answer["sheet"]["rows"]] == [line for _, line in OFFLINE_DEALS]
     assert row_texts(page) == [row.replace("⏳", "") for row in phone_rows]
+
+
+def test_two_phones_entering_offline_merge_and_a_conflict_is_shown(
+    browser: Browser, server: Server
+) -> None:
+    settings = {"game": "doppelkopf", "profile": "wielandstrasse", "names": NAMES[:4]}
+    made = httpx.post(f"{server.url}/api/sheets", json=settings).json()
+    api = f"{server.url}/api/sheets/{made['links']['scorer'][3:]}/changes"
+    first = {"game_type": "normal", "re": [0, 2], "re_augen": 130}
+    httpx.post(api, json={"op": "add", "entry": "first", "key": "b-1", "summary": first})
+    context = _context(browser)
+    page = context.new_page()
+    page.goto(server.url + made["links"]["scorer"])
+    wait_data(page, "offline", "ready", timeout=120_000)
+    context.set_offline(True)
+    # The other phone, online: a new deal, and deal 1 corrected (Re had 100).
+    httpx.post(api, json={"op": "add", "entry": "other", "key": "b-2", "summary": {
+        "game_type": "normal", "re": [1, 3], "re_augen": 130}})  # fmt: skip
+    httpx.post(api, json={"op": "correct", "entry": "first", "base": 1, "key": "b-3",
+                          "summary": {**first, "re_augen": 100}})  # fmt: skip
+    # This phone, offline: a new deal, and deal 1 corrected too (Re had 160).
+    enter_doko(page, {"kind": "normal", "re": [0, 1], "augen": 140})
+    settle(page, [1, 1, 0, 0])
+    wait_data(page, "rows", "2")
+    page.click('#sheet-table tr[data-index="1"]')
+    page.click("#correct")
+    page.fill("#f-augen", "160")
+    settle(page, [2, 0, 2, 0])  # gewonnen, unter 90
+    wait_data(page, "waiting", "2")
+    context.set_offline(False)
+    # Both phones' new deals are on the list, once each; the two corrections of deal 1 clash.
+    refused = page.locator("#outbox .refused")
+    expect(refused).to_have_count(1, timeout=30_000)
+    expect(refused).to_contain_text("another phone")
+    saved(page, 4, rows=3)
+    rows = httpx.get(api.removesuffix("/changes")).json()["sheet"]["rows"]
+    assert [r["settlement"] for r in rows] == [[0, 2, 0, 2], [0, 1, 0, 1], [1, 1, 0, 0]]
+    # Nothing is dropped silently: the person looks again and enters the correction anew.
+    refused.locator("button.again").click()
+    expect(page.locator("#entry h2")).to_contain_text("1")
+    assert page.input_value("#f-augen") == "160"
+    settle(page, [2, 0, 2, 0])
+    saved(page, 5, rows=3)
+    expect(page.locator("#outbox")).to_have_count(0)
+    rows = httpx.get(api.removesuffix("/changes")).json()["sheet"]["rows"]
+    assert rows[0]["version"] == 3 and rows[0]["settlement"] == [2, 0, 2, 0]
