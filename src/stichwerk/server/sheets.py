@@ -22,6 +22,8 @@ import hashlib
 import io
 import json
 import logging
+import mimetypes
+import os
 import re
 import zipfile
 from collections import OrderedDict
@@ -32,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import segno
 from fastapi import APIRouter, HTTPException, Query, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 import stichwerk
@@ -57,6 +59,7 @@ CREATE_LIMIT = 8 * 1024
 CHANGE_LIMIT = 16 * 1024
 IMPORT_LIMIT = 1024 * 1024
 WS_MESSAGE_LIMIT = 1024
+JSON = "application/json"
 KEPT_LISTS = 2000
 """Lists kept in memory besides those open on a page (the least used are rebuilt when asked)."""
 PURE_PACKAGES = ("core", "cego", "doppelkopf", "sheet")
@@ -114,25 +117,35 @@ class LiveList:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     last_change: dict[str, Any] | None = None
+    _json: dict[str, Any] | None = None
+    _text: str | None = None
     _frame: str | None = None
+
+    def sheet_json(self) -> dict[str, Any]:
+        """The sheet as JSON, made once per change (do not modify it)."""
+        if self._json is None:
+            self._json = self.sheet.to_json()
+        return self._json
+
+    def sheet_text(self) -> str:
+        """The sheet as JSON text, written once per change for every page and answer."""
+        if self._text is None:
+            self._text = json.dumps(self.sheet_json(), ensure_ascii=False)
+        return self._text
 
     def frame(self) -> str:
         """The ``sheet`` frame every page gets: the position in the log, the change that led
         there (so a page keeping the log can follow) and the whole sheet."""
         if self._frame is None:
-            self._frame = json.dumps(
-                {
-                    "type": "sheet",
-                    "seq": self.seq,
-                    "change": self.last_change,
-                    "sheet": self.sheet.to_json(),
-                },
-                ensure_ascii=False,
-            )
+            head = json.dumps({"type": "sheet", "seq": self.seq, "change": self.last_change},
+                              ensure_ascii=False)  # fmt: skip
+            self._frame = f'{head[:-1]}, "sheet": {self.sheet_text()}}}'
         return self._frame
 
-    def changed(self, sheet: Sheet, seq: int, change: dict[str, Any] | None) -> None:
-        self.sheet, self.seq, self.last_change, self._frame = sheet, seq, change, None
+    def changed(self, seq: int, change: dict[str, Any] | None) -> None:
+        """The sheet has taken change ``seq``: send every page the new sheet."""
+        self.seq, self.last_change = seq, change
+        self._json = self._text = self._frame = None
         text = self.frame()
         for watcher in self.watchers:
             watcher.send(text)
@@ -156,16 +169,21 @@ class SheetHub:
         self.writer = ChangeWriter(repo)
         self._lists: OrderedDict[str, LiveList] = OrderedDict()
         self._loading = asyncio.Lock()
+        self._tokens: dict[str, tuple[str, str]] = {}
+        """Links already looked up: token → (list id, role). A link never changes."""
 
     async def open(self, token: str) -> tuple[LiveList, str]:
         """The list a link opens and the link's role; 404 for an unknown link."""
         if not TOKEN.fullmatch(token):
             raise HTTPException(404, "no such score sheet (check the link)")
-        found = await asyncio.to_thread(self.repo.by_token, token)
-        if found is None:
-            raise HTTPException(404, "no such score sheet (check the link)")
-        info, role = found
-        return await self.live(info.id), role
+        known = self._tokens.get(token)
+        if known is None:
+            found = await asyncio.to_thread(self.repo.by_token, token)
+            if found is None:
+                raise HTTPException(404, "no such score sheet (check the link)")
+            known = self._tokens[token] = (found[0].id, found[1])
+        list_id, role = known
+        return await self.live(list_id), role
 
     async def live(self, list_id: str) -> LiveList:
         live = self._lists.get(list_id)
@@ -195,7 +213,7 @@ class SheetHub:
             if not live.watchers and not live.lock.locked():
                 del self._lists[list_id]
 
-    async def apply(self, live: LiveList, change: dict[str, Any], link: str) -> dict[str, Any]:
+    async def apply(self, live: LiveList, change: dict[str, Any], link: str) -> Response:
         """Apply ``change`` to the list, store it, broadcast it; the answer for the phone."""
         async with live.lock:
             try:
@@ -217,17 +235,20 @@ class SheetHub:
                     # The sheet in memory has the change the database refused: rebuild it.
                     self._lists.pop(live.info.id, None)
                     raise HTTPException(503, "the change could not be saved; try again") from None
-                live.changed(live.sheet, live.seq + 1, stored)
-            return {
-                "applied": {
-                    "op": done.kind,
-                    "entry": done.entry_id,
-                    "key": done.key,
-                    "duplicate": done.duplicate,
-                },
-                "seq": live.seq,
-                "sheet": live.sheet.to_json(),
-            }
+                live.changed(live.seq + 1, stored)
+            head = json.dumps(
+                {
+                    "applied": {
+                        "op": done.kind,
+                        "entry": done.entry_id,
+                        "key": done.key,
+                        "duplicate": done.duplicate,
+                    },
+                    "seq": live.seq,
+                }
+            )
+            # The sheet's text is the one every page was just sent: written once.
+            return Response(f'{head[:-1]}, "sheet": {live.sheet_text()}}}', media_type=JSON)
 
     async def create(
         self, settings: dict[str, Any], changes: list[tuple[str, dict[str, Any]]], link: str
@@ -295,7 +316,7 @@ def _answer(live: LiveList, role: str) -> dict[str, Any]:
         "seq": live.seq,
         "links": _links(info, role),
         "rules": rules,
-        "sheet": live.sheet.to_json(),
+        "sheet": live.sheet_json(),
     }
 
 
@@ -368,7 +389,8 @@ def _qr_svg(url: str) -> str:
 def sheet_api() -> APIRouter:
     """``/api/sheets``: create, read, preview, change, export and import lists."""
     router = APIRouter(prefix="/api/sheets")
-    creating = KeyedLimiter(rate=1.0, burst=30)
+    rate = float(os.environ.get("STICHWERK_SHEET_CREATE_RATE") or 1.0)
+    creating = KeyedLimiter(rate=rate, burst=max(30.0, rate))
 
     def _limit(request: Request) -> None:
         if not creating.take(request.client.host if request.client else "unknown"):
@@ -442,7 +464,7 @@ def sheet_api() -> APIRouter:
         return {"row": row.to_json()}
 
     @router.post("/{token}/changes")
-    async def change(request: Request, token: str) -> dict[str, Any]:
+    async def change(request: Request, token: str) -> Response:
         """Add, correct or delete a deal (``docs/sheet.md``: changes and their log)."""
         body = await _json_body(request, CHANGE_LIMIT)
         hub = _hub(request)
@@ -592,6 +614,22 @@ def sheet_pages(templates: "Jinja2Templates") -> APIRouter:
             media_type="application/zip",
             headers={"etag": f'"{digest}"', "cache-control": "public, max-age=31536000, immutable"},
         )
+
+    @router.get("/s/py/pyodide/{version}/{name}")
+    async def pyodide_file(request: Request, version: str, name: str) -> Response:
+        """Pyodide's files, gzip-compressed where the browser takes it; they never change."""
+        if version != vendor.VERSION or name not in vendor.FILES or not vendor.installed():
+            raise HTTPException(404, "no such file")
+        path = vendor.DIR / name
+        media = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        headers = {
+            "cache-control": "public, max-age=31536000, immutable",
+            "vary": "accept-encoding",
+        }
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers["content-encoding"] = "gzip"
+            path = vendor.DIR / f"{name}.gz"
+        return FileResponse(path, media_type=media, headers=headers)
 
     @router.get("/s/py/worker.js")
     async def python_worker() -> Response:

@@ -5,10 +5,12 @@ The phone runs the project's own pure Python (``stichwerk.core``, ``cego``, ``do
 implementation. Pyodide is not kept in git: ``python -m stichwerk.web.pyodide`` (which
 ``make run`` and ``make test`` call on first use) fetches the pinned release from the npm
 registry, checks its sha512 integrity, and unpacks the files a worker needs into
-``static/vendor/pyodide/<version>/`` (gitignored). Node.js is not needed for this.
+``static/vendor/pyodide/<version>/`` (gitignored), each with a gzip copy the server sends to
+browsers that take it (12.3 MB become 5.5 MB). Node.js is not needed for this.
 """
 
 import base64
+import gzip
 import hashlib
 import io
 import sys
@@ -34,12 +36,13 @@ FILES = (
 )
 """What a classic web worker loads: the loader, the interpreter and the standard library."""
 DIR = STATIC / "vendor" / "pyodide" / VERSION
-URL = f"/static/vendor/pyodide/{VERSION}/"
+URL = f"/s/py/pyodide/{VERSION}/"
+"""Where the server serves them (gzip-compressed where the browser takes it)."""
 
 
 def installed(where: Path = DIR) -> bool:
-    """Whether every file the worker loads is there."""
-    return all((where / name).is_file() for name in FILES)
+    """Whether every file the worker loads is there, each with its gzip copy."""
+    return all((where / name).is_file() and (where / f"{name}.gz").is_file() for name in FILES)
 
 
 def check_integrity(data: bytes, integrity: str = INTEGRITY) -> None:
@@ -67,9 +70,12 @@ def unpack(data: bytes, where: Path = DIR) -> None:
             if member is None:
                 raise ValueError(f"the tarball has no {name}")
             target = where / name
-            partial = target.with_suffix(target.suffix + ".part")
-            partial.write_bytes(member.read())
-            partial.replace(target)
+            data = member.read()
+            # A gzip copy beside each file: the WebAssembly shrinks from 8.6 to 2.8 MB.
+            for path, body in ((target, data), (where / f"{name}.gz", gzip.compress(data, 9))):
+                partial = path.with_suffix(path.suffix + ".part")
+                partial.write_bytes(body)
+                partial.replace(path)
 
 
 def fetch(where: Path = DIR) -> None:

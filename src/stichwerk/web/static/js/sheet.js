@@ -403,7 +403,7 @@ function rowLabel(row) {
  */
 function settlementLine(row, id) {
   return el("p", { class: "settlement-line", id }, row.settlement.map((/** @type {number} */ v, /** @type {number} */ seat) =>
-    seat === row.sitting ? null : el("span", { class: v > 0 ? "plus" : v < 0 ? "minus" : "zero", "data-seat": seat, text: `${nameOf(seat)} ${signed(v)}` })));
+    el("span", { class: `${v > 0 ? "plus" : v < 0 ? "minus" : "zero"}${seat === row.sitting ? " sits" : ""}`, "data-seat": seat, text: `${nameOf(seat)} ${signed(v)}` })));
 }
 
 /**
@@ -510,11 +510,12 @@ function sheetTable() {
     }, [
       el("td", { class: "num", text: row.number === null ? "–" : String(row.number) }),
       el("td", { class: "game", title: t("sheet.dealt_by", { name: nameOf(row.dealer) }) }, [rowLabel(row), ...badges]),
-      ...seats.map((_, seat) => seat === row.sitting
-        ? el("td", { class: "num sits", "data-seat": seat }, ["–", el("small", { text: formatNumber(row.totals[seat]) })])
-        : el("td", { class: `num ${row.settlement[seat] > 0 ? "plus" : row.settlement[seat] < 0 ? "minus" : "zero"}`, "data-seat": seat }, [
-          signed(row.settlement[seat]), el("small", { text: formatNumber(row.totals[seat]) }),
-        ])),
+      // The dealer who sits out is marked; he writes what the rules give him (Cego: he settles
+      // like a defender; Doppelkopf: nothing).
+      ...seats.map((_, seat) => el("td", {
+        class: `num ${row.settlement[seat] > 0 ? "plus" : row.settlement[seat] < 0 ? "minus" : "zero"}${seat === row.sitting ? " sits" : ""}`,
+        "data-seat": seat, title: seat === row.sitting ? t("sheet.sits_out", { name: nameOf(seat) }) : undefined,
+      }, [signed(row.settlement[seat]), el("small", { text: formatNumber(row.totals[seat]) })])),
     ]);
     body.append(tr);
     if (shown === row.id) body.append(el("tr", { class: "detail" }, [el("td", { colspan: seats.length + 2 }, [dealDetail(row)])]));
