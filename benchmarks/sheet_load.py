@@ -149,7 +149,7 @@ async def measure(args: argparse.Namespace, lists: int) -> dict[str, Any]:
             followers = [
                 asyncio.create_task(
                     follow(ws_base + run.follower, base, run, stats, stop_at, connected)
-                )  # fmt: skip
+                )
                 for run in runs
                 for _ in range(args.followers)
             ]
@@ -161,7 +161,7 @@ async def measure(args: argparse.Namespace, lists: int) -> dict[str, Any]:
             scorers = [
                 asyncio.create_task(
                     score(http, run, stats, args.think, stop, random.Random(rng.random()))
-                )  # fmt: skip
+                )
                 for run in runs
             ]
             await asyncio.gather(*scorers)
