@@ -255,6 +255,13 @@ def test_a_cego_list_at_five_in_german(browser: Browser, server: Server) -> None
     # The Räuber row's result card names the loser, in the online result card's words.
     page.click('#sheet-table tr[data-index="5"]')
     expect(page.locator("#result-headline")).to_contain_text("Bernd")
+    # Printed: the list, its totals and the rules in force; no form, no buttons.
+    page.emulate_media(media="print")
+    expect(page.locator("#sheet-table")).to_be_visible()
+    expect(page.locator("#rules-in-force")).to_be_visible()
+    expect(page.locator("#rules-in-force")).to_contain_text("Schwarzwald")
+    for hidden in ("#entry", "#share", "#export", "#sync-state"):
+        expect(page.locator(hidden)).to_be_hidden()
 
 
 # -- offline ---------------------------------------------------------------------------------------
