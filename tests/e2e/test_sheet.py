@@ -252,6 +252,29 @@ def test_a_cego_list_at_five_in_german(browser: Browser, server: Server) -> None
     assert expected == [-600, 250, 250, -300, 400]
     assert totals(page, 5) == expected
     expect(page.locator("#checks")).to_contain_text("✓")
+    # A deal entered by mistake is deleted again; the totals are as before.
+    enter_cego(page, {"contract": "cego", "declarer": 4, "points": "50"})
+    settle(page, [-20, -20, -20, -20, 80])  # the defenders' 29: 3 Fächer × 5 × 1 = 15 → 20
+    saved(page, 13)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click('#sheet-table tr[data-index="13"]')
+    page.click("#delete")
+    saved(page, 14, rows=12)
+    assert totals(page, 5) == expected
+    # The list exported as JSON lines and imported again is a new list with the same totals.
+    token = page.url.rsplit("/", 1)[1]
+    exported = httpx.get(f"{server.url}/api/sheets/{token}/export.jsonl").text
+    other = _context(browser).new_page()
+    other.goto(server.url + "/s/new")
+    other.set_input_files(
+        "#import-file",
+        files=[{"name": "list.jsonl", "mimeType": "application/json", "buffer": exported.encode()}],
+    )
+    other.wait_for_url("**/s/**")
+    other.wait_for_selector("#sheet-table")
+    assert other.url != page.url
+    assert totals(other, 5) == expected
+    assert row_texts(other) == row_texts(page)
     # The Räuber row's result card names the loser, in the online result card's words.
     page.click('#sheet-table tr[data-index="5"]')
     expect(page.locator("#result-headline")).to_contain_text("Bernd")

@@ -317,7 +317,13 @@ function correct(row) {
   document.getElementById("entry")?.scrollIntoView({ block: "start" });
 }
 
+/** The form changed: the line shown is no longer its line (and Save waits for the new one). */
 function schedulePreview() {
+  previewRun += 1;
+  if (preview) {
+    preview = null;
+    drawPreview();
+  }
   clearTimeout(previewTimer);
   previewTimer = window.setTimeout(runPreview, 120);
 }
