@@ -90,8 +90,16 @@ async def follow(url: str, origin: str, run: ListRun, stats: Stats, stop_at: flo
                 stats.latencies.append(now - sent)
 
 
-async def score(http: httpx.AsyncClient, run: ListRun, stats: Stats, think: float,
-                stop_at: float, rng: random.Random) -> None:  # fmt: skip
+async def score(base: str, run: ListRun, stats: Stats, think: float, stop_at: float,
+                rng: random.Random) -> None:  # fmt: skip
+    # A client of its own, as each scorer is a phone of its own (one shared pool of many
+    # connections makes the load client, not the server, the bottleneck).
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        await enter_deals(http, run, stats, think, stop_at, rng)
+
+
+async def enter_deals(http: httpx.AsyncClient, run: ListRun, stats: Stats, think: float,
+                      stop_at: float, rng: random.Random) -> None:  # fmt: skip
     while True:
         await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
         if time.monotonic() >= stop_at:
@@ -157,10 +165,11 @@ async def measure(args: argparse.Namespace, lists: int) -> dict[str, Any]:
                 await asyncio.sleep(0.2)
             await asyncio.sleep(1.0)
             cpu_start, started = cpu_seconds(server.pid), time.monotonic()
+            client_start = time.process_time()
             stop = started + args.seconds
             scorers = [
                 asyncio.create_task(
-                    score(http, run, stats, args.think, stop, random.Random(rng.random()))
+                    score(base, run, stats, args.think, stop, random.Random(rng.random()))
                 )
                 for run in runs
             ]
@@ -168,6 +177,7 @@ async def measure(args: argparse.Namespace, lists: int) -> dict[str, Any]:
             await asyncio.sleep(1.0)  # the last broadcasts arrive
             elapsed = time.monotonic() - started
             server_cpu = (cpu_seconds(server.pid) - cpu_start) / elapsed
+            client_cpu = (time.process_time() - client_start) / elapsed
             for task in followers:
                 task.cancel()
             await asyncio.gather(*followers, return_exceptions=True)
@@ -192,6 +202,7 @@ async def measure(args: argparse.Namespace, lists: int) -> dict[str, Any]:
         "p99_ms": round(pct(99), 1),
         "max_ms": round(1000 * lat[-1], 1) if lat else None,
         "server_cpu": round(server_cpu, 2),
+        "client_cpu": round(client_cpu, 2),
     }
 
 

@@ -117,20 +117,17 @@ class LiveList:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     last_change: dict[str, Any] | None = None
-    _json: dict[str, Any] | None = None
     _text: str | None = None
     _frame: str | None = None
 
-    def sheet_json(self) -> dict[str, Any]:
-        """The sheet as JSON, made once per change (do not modify it)."""
-        if self._json is None:
-            self._json = self.sheet.to_json()
-        return self._json
-
     def sheet_text(self) -> str:
-        """The sheet as JSON text, written once per change for every page and answer."""
+        """The sheet as JSON text, written once per change for every page and answer; each
+        row's text is written once for good (``Row.json_text``), so a change writes one row and
+        keeps no second copy of the sheet as objects (few objects: short garbage collections)."""
         if self._text is None:
-            self._text = json.dumps(self.sheet_json(), ensure_ascii=False)
+            head = json.dumps(self.sheet.to_json(rows=False), ensure_ascii=False)
+            rows = ", ".join(row.json_text for row in self.sheet.rows)
+            self._text = f'{{"rows": [{rows}], {head[1:]}'
         return self._text
 
     def frame(self) -> str:
@@ -145,7 +142,7 @@ class LiveList:
     def changed(self, seq: int, change: dict[str, Any] | None) -> None:
         """The sheet has taken change ``seq``: send every page the new sheet."""
         self.seq, self.last_change = seq, change
-        self._json = self._text = self._frame = None
+        self._text = self._frame = None
         text = self.frame()
         for watcher in self.watchers:
             watcher.send(text)
@@ -304,20 +301,18 @@ def _profile_settings(game: str, profile: str) -> dict[str, Any]:
     return settings
 
 
-def _answer(live: LiveList, role: str) -> dict[str, Any]:
+def _answer(live: LiveList, role: str) -> Response:
     """A list as a page opens it: the link's role, the links it may see, the position in the
     log, the rules in force (the profile's settings with the list's overrides, for the entry
     form) and the sheet."""
     info = live.info
     settings = info.settings
     rules = {**_profile_settings(info.game, settings["profile"]), **settings["options"]}
-    return {
-        "role": role,
-        "seq": live.seq,
-        "links": _links(info, role),
-        "rules": rules,
-        "sheet": live.sheet_json(),
-    }
+    head = json.dumps(
+        {"role": role, "seq": live.seq, "links": _links(info, role), "rules": rules},
+        ensure_ascii=False,
+    )
+    return Response(f'{head[:-1]}, "sheet": {live.sheet_text()}}}', media_type=JSON)
 
 
 def _need_scorer(role: str) -> None:
@@ -397,7 +392,7 @@ def sheet_api() -> APIRouter:
             raise HTTPException(429, "too many new lists from here; wait a little")
 
     @router.post("")
-    async def create(request: Request) -> dict[str, Any]:
+    async def create(request: Request) -> Response:
         """A new list from its settings (``docs/sheet.md``: the settings line's keys)."""
         _limit(request)
         body = await _json_body(request, CREATE_LIMIT)
@@ -410,7 +405,7 @@ def sheet_api() -> APIRouter:
         return _answer(await hub.live(info.id), "scorer")
 
     @router.post("/import")
-    async def import_list(request: Request) -> dict[str, Any]:
+    async def import_list(request: Request) -> Response:
         """A new list from a JSON-lines file (``{"text": ...}``, as the export writes it)."""
         _limit(request)
         body = await _json_body(request, IMPORT_LIMIT)
@@ -430,7 +425,7 @@ def sheet_api() -> APIRouter:
         return _answer(await hub.live(info.id), "scorer")
 
     @router.get("/{token}")
-    async def get(request: Request, token: str) -> dict[str, Any]:
+    async def get(request: Request, token: str) -> Response:
         live, role = await _hub(request).open(token)
         return _answer(live, role)
 

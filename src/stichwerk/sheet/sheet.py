@@ -24,9 +24,11 @@ change is refused as a :class:`SheetConflict`, never silently applied over the o
 """
 
 import copy
+import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from stichwerk.core.errors import RecordError, StichwerkError
@@ -87,6 +89,12 @@ class Row:
             return f"redeal-{s['redeal']}"
         name = s.get("contract") or s.get("game_type") or ""
         return str(name)
+
+    @cached_property
+    def json_text(self) -> str:
+        """``to_json()`` as JSON text, written once: a row never changes, and a server that
+        sends the whole sheet after every change then writes only the new rows."""
+        return json.dumps(self.to_json(), ensure_ascii=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -200,8 +208,9 @@ class Sheet:
         _, rows = self._build(entries)
         return rows[index]
 
-    def to_json(self) -> dict[str, Any]:
-        """The whole sheet for a screen or a tool: settings, rows, totals, what comes next."""
+    def to_json(self, *, rows: bool = True) -> dict[str, Any]:
+        """The whole sheet for a screen or a tool: settings, rows, totals, what comes next
+        (``rows=False``: all but the rows, which ``Row.json_text`` gives one by one)."""
         series = self._series
         nxt: dict[str, Any] | None = None
         if not series.is_over:
@@ -216,9 +225,9 @@ class Sheet:
                 "forced": ctx.forced,
                 "multiplier": series.multiplier(),
             }
-        return {
+        out = {
             "list": self.settings.to_json(),
-            "rows": [r.to_json() for r in self._rows],
+            "rows": [r.to_json() for r in self._rows] if rows else None,
             "running_totals": list(series.totals),
             "penalties": self.penalties(),
             "totals": self.totals(),
@@ -231,6 +240,9 @@ class Sheet:
             "next": nxt,
             "checks": self.checks(),
         }
+        if not rows:
+            del out["rows"]
+        return out
 
     # ------------------------------------------------------------------ changing the list
 
@@ -262,7 +274,9 @@ class Sheet:
             if seen.kind != op or (seen.entry_id != entry_id and op != "add"):
                 raise SheetError(f"change key {key!r} was used for another change")
             return Applied(seen.kind, seen.entry_id, key, duplicate=True)
-        entries = [Entry(e.id, e.summary, e.version) for e in self.entries]
+        # Entries are never changed in place (a correction is a new Entry), so the new list may
+        # share them: a refused change leaves ``self.entries`` as it was.
+        entries = list(self.entries)
         if op == "add":
             assert summary is not None
             entry_id = entry_id or uuid.uuid4().hex

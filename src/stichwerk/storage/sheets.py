@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from stichwerk.storage.db import Database
-from stichwerk.storage.models import ScoreChange, ScoreList
+from stichwerk.storage.models import ScoreChange, ScoreList, utcnow
 
 TOKEN_BYTES = 16
 """Bytes of randomness in each link's token (22 characters, from ``secrets``)."""
@@ -142,12 +142,18 @@ class SheetRepo:
             return [StoredChange(r.seq, r.key, dict(r.change), r.link, r.created_at) for r in rows]
 
     def append_changes(self, changes: list[NewChange]) -> None:
-        """Store changes in one transaction (all or none)."""
-        with Session(self.db.write) as session, session.begin():
-            session.add_all(
-                ScoreChange(list_id=c.list_id, seq=c.seq, key=c.key, change=c.change, link=c.link)
-                for c in changes
-            )
+        """Store changes in one transaction (all or none): one INSERT of many rows, without
+        the ORM's bookkeeping (the writer thread shares the server's interpreter)."""
+        now = utcnow()
+        with self.db.write.begin() as connection:
+            connection.execute(
+                insert(ScoreChange),
+                [
+                    {"list_id": c.list_id, "seq": c.seq, "key": c.key, "change": c.change,
+                     "link": c.link, "created_at": now}
+                    for c in changes
+                ],
+            )  # fmt: skip
 
 
 @dataclass
