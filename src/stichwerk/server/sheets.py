@@ -362,12 +362,11 @@ def offline_version() -> str:
 
 
 def precache() -> list[str]:
-    """Every URL a sheet page needs offline."""
+    """The URLs the service worker keeps when it is installed: the pages' code and texts."""
     zip_hash = pure_zip()[1]
     urls = ["/s/new", f"/s/py/stichwerk.zip?v={zip_hash}", f"/s/py/worker.js?v={offline_version()}"]
     urls += [f"/static/{name}" for name in STATIC_FILES if (STATIC / name).exists()]
-    if vendor.installed():
-        urls += [f"{vendor.URL}{name}" for name in vendor.FILES]
+    # Not Pyodide: only a scorer's page needs it, and its worker's requests keep it.
     return urls
 
 

@@ -1,8 +1,8 @@
 // @ts-check
 // The score sheet's service worker (served as /s/sw.js with SHEET_OFFLINE set before this text:
 // the version of everything it keeps and the URLs to keep). It makes the sheet pages open with
-// no connection: on install it keeps the pages' code, texts, Pyodide and the project's pure
-// Python; a list's page is kept each time it loads. The JSON API and the websockets are never
+// no connection: on install it keeps the pages' code, texts and the project's pure Python; a
+// list's page is kept each time it loads, Pyodide the first time a scorer's page loads it. The JSON API and the websockets are never
 // answered from here: the page keeps its lists itself (IndexedDB) and knows when it is offline.
 
 /** @type {any} */
@@ -40,12 +40,15 @@ async function page(request) {
   }
 }
 
-/** @param {Request} request */
+/** The code and Pyodide: from the phone when kept, else fetched and kept (Pyodide is fetched
+ * only by a scorer's page, whose worker scores entries offline). @param {Request} request */
 async function kept(request) {
   const cache = await caches.open(CODE);
   const hit = await cache.match(request);
   if (hit) return hit;
-  return fetch(request);
+  const response = await fetch(request);
+  if (response.ok && response.type === "basic") await cache.put(request, response.clone());
+  return response;
 }
 
 sw.addEventListener("fetch", (/** @type {any} */ event) => {
