@@ -32,6 +32,7 @@ from stichwerk.server.hub import Hub
 from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.security import SECURITY_HEADERS, origin_allowed
 from stichwerk.server.series import TableSeries
+from stichwerk.server.sheets import install as install_sheets
 from stichwerk.server.table import ActorContext, EditClosing
 from stichwerk.server.websocket import table_socket
 from stichwerk.storage.db import Database
@@ -157,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await hub.close()
+            sheets.close()
             writer.close()
             bots.close()
             db.dispose()
@@ -208,6 +210,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(api_router())
     app.include_router(page_router())
+    sheets = install_sheets(app, db, templates)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

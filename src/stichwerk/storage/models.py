@@ -134,3 +134,36 @@ class Event(Base):
     action: Mapped[dict[str, Any]] = mapped_column()
     by_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ScoreList(Base):
+    """A score sheet (*Liste*) kept for a table playing with real cards: its settings and two
+    unguessable links, one to enter deals (``scorer_token``) and one to follow (``follower_token``).
+    The deals are not stored here: a list is its settings plus the replay of its changes."""
+
+    __tablename__ = "score_list"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    scorer_token: Mapped[str] = mapped_column(String(43), unique=True)
+    follower_token: Mapped[str] = mapped_column(String(43), unique=True)
+    game: Mapped[str] = mapped_column(String(20))
+    settings: Mapped[dict[str, Any]] = mapped_column()
+    """``stichwerk.sheet.ListSettings.to_json()``: every setting spelled out."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ScoreChange(Base):
+    """One accepted change of a list (add, correct or delete a deal), in order. Append-only:
+    ``UNIQUE(list_id, seq)`` keeps one writer per position and ``UNIQUE(list_id, key)`` one row
+    per idempotency key, so a change sent twice is never stored twice."""
+
+    __tablename__ = "score_change"
+    __table_args__ = (UniqueConstraint("list_id", "seq"), UniqueConstraint("list_id", "key"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    list_id: Mapped[str] = mapped_column(ForeignKey("score_list.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    key: Mapped[str] = mapped_column(String(64))
+    change: Mapped[dict[str, Any]] = mapped_column()
+    """The change as the sheet applied it, its entry id and key filled in."""
+    link: Mapped[str] = mapped_column(String(12))
+    """Which link entered it: ``scorer`` or ``import``."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

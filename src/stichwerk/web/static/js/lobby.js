@@ -18,6 +18,8 @@ async function refresh() {
   catalogue = await api("/api/games");
   const lists = await api("/api/tables");
   root.replaceChildren(
+    // The score sheet for a game with real cards needs no account.
+    el("p", { class: "panel sheet-link" }, [el("a", { href: "/s/new", id: "sheet-link", text: t("sheet.app_name") }), ` – ${t("sheet.lobby_link")}`]),
     accountPanel(),
     me ? createPanel() : el("p", { class: "note", text: t("lobby.login_first") }),
     tableList(t("lobby.mine"), lists.mine, "mine"),
