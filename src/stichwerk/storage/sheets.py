@@ -7,10 +7,7 @@ total can always be traced change by change. Only accepted changes are stored, e
 of many lists from one thread in groups, so an answer that says "saved" means committed.
 """
 
-import asyncio
-import queue
 import secrets
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,11 +17,11 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from stichwerk.storage.db import Database
+from stichwerk.storage.eventlog import GroupWriter
 from stichwerk.storage.models import ScoreChange, ScoreList, utcnow
 
 TOKEN_BYTES = 16
 """Bytes of randomness in each link's token (22 characters, from ``secrets``)."""
-MAX_GROUP = 256
 
 
 @dataclass(frozen=True)
@@ -156,78 +153,11 @@ class SheetRepo:
             )  # fmt: skip
 
 
-@dataclass
-class _Pending:
-    change: NewChange
-    future: asyncio.Future[None]
-    loop: asyncio.AbstractEventLoop
-
-
-def _resolve(pending: _Pending, error: BaseException | None) -> None:
-    def done() -> None:
-        if pending.future.done():
-            return
-        if error is None:
-            pending.future.set_result(None)
-        else:
-            pending.future.set_exception(error)
-
-    pending.loop.call_soon_threadsafe(done)
-
-
-class ChangeWriter:
+class ChangeWriter(GroupWriter[NewChange]):
     """Stores changes from any asyncio task; ``await append(...)`` returns once committed.
 
-    One thread takes whatever is queued and commits it in one transaction (group commit), so
-    hundreds of lists entering at once do not queue for SQLite's write lock one by one; a group
-    that fails is retried change by change, so only the offending change fails."""
+    Hundreds of lists entering at once do not queue for SQLite's write lock one by one: the
+    changes are committed in groups (``storage.eventlog.GroupWriter``)."""
 
     def __init__(self, repo: SheetRepo) -> None:
-        self._repo = repo
-        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="sheet-writer", daemon=True)
-        self._thread.start()
-
-    async def append(self, change: NewChange) -> None:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        self._queue.put(_Pending(change, future, loop))
-        await future
-
-    def close(self) -> None:
-        """Finish what is queued, then stop the thread."""
-        self._queue.put(None)
-        self._thread.join(timeout=30)
-
-    def _run(self) -> None:
-        while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            group = [first]
-            stop = False
-            while len(group) < MAX_GROUP:
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is None:
-                    stop = True
-                    break
-                group.append(item)
-            self._commit(group)
-            if stop:
-                return
-
-    def _commit(self, group: list[_Pending]) -> None:
-        try:
-            self._repo.append_changes([p.change for p in group])
-        except Exception as exc:
-            if len(group) > 1:
-                for pending in group:
-                    self._commit([pending])
-            else:
-                _resolve(group[0], exc)
-            return
-        for pending in group:
-            _resolve(pending, None)
+        super().__init__(repo.append_changes, "sheet-writer")
