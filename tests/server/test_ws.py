@@ -188,6 +188,8 @@ def test_two_people_a_deal_and_next(client: TestClient) -> None:
         with client.websocket_connect(url(table), headers=ORIGIN) as wb:
             sockets = {0: wa, 1: wb}
             deal = state(wa)["deal"]["id"]
+            # Bob's arrival is presence, not a new state: ask for the state again.
+            wa.send_json({"type": "sync"})
             acted: set[int] = set()
             while True:
                 frame = receive_until(

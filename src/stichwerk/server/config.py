@@ -40,7 +40,11 @@ class Settings:
     ws_max_message: int = 4096
     """Bytes of one client message."""
     login_rate: float = 0.5
-    """Login, register and guest requests per second per address (burst 10)."""
+    """Login, register, guest and password requests per second per address (burst 10)."""
+    write_rate: float = 20.0
+    """Other writes to the API (POST, PUT) per second per address (burst 60)."""
+    max_body: int = 16384
+    """Bytes of one request body (every body the API takes is small JSON)."""
     min_time_limit: int = 5
     """Seconds: the smallest away limit a table may set."""
 
@@ -59,5 +63,7 @@ class Settings:
             ws_rate=_env_float("STICHWERK_WS_RATE", 10.0),
             ws_burst=_env_float("STICHWERK_WS_BURST", 30.0),
             login_rate=_env_float("STICHWERK_LOGIN_RATE", 0.5),
+            write_rate=_env_float("STICHWERK_WRITE_RATE", 20.0),
+            max_body=_env_int("STICHWERK_MAX_BODY", 16384),
             min_time_limit=_env_int("STICHWERK_MIN_TIME_LIMIT", 5),
         )
