@@ -5,9 +5,11 @@ import os
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 from starlette.testclient import WebSocketTestSession
 
 from stichwerk.server.config import Settings
+from stichwerk.storage.db import Database
 
 ORIGIN = {"origin": "http://testserver"}
 
@@ -78,3 +80,21 @@ def play_until(ws: WebSocketTestSession, frame: dict[str, Any], stop: Any) -> di
 
 def pg_url() -> str | None:
     return os.environ.get("STICHWERK_TEST_PG_URL") or None
+
+
+PG_URL = os.environ.get(
+    "STICHWERK_TEST_PG_URL",
+    "postgresql+psycopg://stichwerk:stichwerk@127.0.0.1:5432/stichwerk_test",
+)
+
+
+def fresh_pg() -> str:
+    """The test PostgreSQL database, emptied."""
+    db = Database(PG_URL)
+    try:
+        with db.write.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+    finally:
+        db.dispose()
+    return PG_URL

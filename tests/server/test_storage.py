@@ -5,10 +5,8 @@ defaults to the role and database that script creates (``STICHWERK_TEST_PG_URL``
 """
 
 import asyncio
-import os
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -33,30 +31,6 @@ from tests.server.helpers import (
     play_until,
     receive_until,
 )
-
-PG_URL = os.environ.get(
-    "STICHWERK_TEST_PG_URL",
-    "postgresql+psycopg://stichwerk:stichwerk@127.0.0.1:5432/stichwerk_test",
-)
-
-
-def _fresh_pg() -> str:
-    db = Database(PG_URL)
-    try:
-        with db.write.begin() as conn:
-            conn.execute(text("DROP SCHEMA public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
-    finally:
-        db.dispose()
-    return PG_URL
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def any_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/store.db"
-    else:
-        yield _fresh_pg()
 
 
 def _user_and_table(repo: Repo) -> tuple[int, str]:

@@ -184,9 +184,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
-        # A body sent without a Content-Length is counted while it streams in (the gate
-        # refuses a declared length over the cap before a byte is read).
-        max_body_size=settings.max_body,
     )
     app.state.services = svc
     app.add_middleware(

@@ -8,13 +8,15 @@ In this order, each refusal the app's JSON error with one line:
    look-up, not a body read;
 3. an API write must say it sends JSON (415);
 4. a body whose ``Content-Length`` is over the cap is refused (413) without reading a byte of
-   it. A body sent without a length (chunked) is counted as it streams in, by Starlette's body
-   limit, which FastAPI applies (``max_body_size``) before it parses anything.
+   it. A body sent without a length (chunked) is counted as it streams in: the chunk that
+   crosses the cap raises a 413 inside the handler's body read, before anything is parsed (and
+   the rest is never read).
 
 Every response, the refusals included, gets the security headers.
 """
 
 from starlette.datastructures import Headers, MutableHeaders
+from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -63,6 +65,20 @@ class Gate:
             await response(scope, receive, send)
             return
 
+        cap = self.settings.max_body
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > cap:
+                    # FastAPI lets an HTTPException from the body read through to the app's
+                    # error handler: the JSON 413.
+                    raise HTTPException(413, f"the request body is over {cap} bytes")
+            return message
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
@@ -71,7 +87,7 @@ class Gate:
                         headers[key] = value
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, counted, send_with_headers)
 
     def refuse(self, scope: Scope) -> tuple[int, str] | None:
         """Why the request is refused before it reaches the app, if it is."""
