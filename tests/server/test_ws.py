@@ -312,3 +312,37 @@ def announce(client: TestClient) -> None:
                 ):
                     return
         raise AssertionError("never managed an out-of-turn announcement")
+
+
+def test_an_audience_coming_and_going_sends_presence_not_state(client: TestClient) -> None:
+    """20 spectators connect and leave while seat 0 thinks: seat 0 gets no state frame, only
+    a few small presence frames (at most one a second, changes in between sent together)."""
+    guest(client)
+    table = new_table(client)
+    player = dict(client.cookies)
+    with client.websocket_connect(url(table), headers=ORIGIN) as ws:
+        turn = my_turn(ws)  # the bots wait for seat 0 now: nothing else changes the table
+        client.cookies.clear()
+        started = time.monotonic()
+        with client.websocket_connect(url(table), headers=ORIGIN) as stayer:
+            for _ in range(20):
+                with client.websocket_connect(url(table), headers=ORIGIN) as watcher:
+                    # A newcomer gets the whole table at once.
+                    receive_until(watcher, lambda m: m["type"] == "welcome")
+                    assert state(watcher)["version"] == turn["version"]
+            frames: list[dict[str, Any]] = []
+            receive_until(
+                ws, lambda m: m["type"] == "presence" and m["spectators"] == 1, seen=frames
+            )
+            seconds = time.monotonic() - started
+            assert state(stayer)["spectators"] == 1
+        receive_until(ws, lambda m: m["type"] == "presence" and m["spectators"] == 0, seen=frames)
+        assert [f["type"] for f in frames] == ["presence"] * len(frames)
+        assert len(frames) <= seconds + 3, (len(frames), seconds)
+        last = frames[-1]
+        assert last["seats"][0] == {"seat": 0, "connected": True, "bot_playing": False}
+        assert len(json.dumps(last)) < 400  # small: no view, no sheet
+        client.cookies.update(player)
+        ws.send_json({"type": "sync"})
+        now = state(ws)
+        assert now["version"] == turn["version"] and now["spectators"] == 0
