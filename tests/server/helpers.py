@@ -21,6 +21,7 @@ def make_settings(url: str, **overrides: Any) -> Settings:
         "bot_workers": 0,
         "min_time_limit": 1,
         "login_rate": 1000.0,
+        "write_rate": 1000.0,
         # A test's seat answers as fast as bots without delay move, many deals a second; the
         # rate limit has a test of its own (test_ws), with its own settings.
         "ws_rate": 1000.0,
