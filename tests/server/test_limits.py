@@ -146,3 +146,35 @@ def test_logins_are_rate_limited_before_their_bodies_are_parsed(db_url: str, toy
         assert one_json_error(r, 429) == "too many attempts; wait a little"
         r = client.post("/api/register", content=b"x" * 50_000, headers=JSON)
         one_json_error(r, 429)
+
+
+def test_the_language_switch_goes_nowhere_but_this_site(client: TestClient) -> None:
+    for target in ("//evil.example", "/\\evil.example", "https://evil.example", "/x\x00"):
+        r = client.get("/lang/en", params={"next": target}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/", target
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("STICHWERK_BOT_WORKERS", "abc", "STICHWERK_BOT_WORKERS must be a whole number, not 'abc'"),
+        ("STICHWERK_WS_RATE", "nan", "STICHWERK_WS_RATE must be a finite number of at least 0"),
+        ("STICHWERK_MAX_BODY", "-1", "STICHWERK_MAX_BODY must be at least 0, not '-1'"),
+    ],
+)
+def test_a_bad_setting_stops_the_server_with_one_line(name: str, value: str, message: str) -> None:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "stichwerk.server", "--port", "1"],
+        env={**os.environ, name: value},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"stichwerk.server: {message}")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

@@ -553,7 +553,7 @@ def api_router() -> APIRouter:
     @router.get("/deals/{deal_id}/record")
     async def record(request: Request, deal_id: DealId) -> Response:
         deal = await visible_deal(services(request).repo, deal_id, await current_user(request))
-        body = json.dumps(deal.full_record(), ensure_ascii=False, indent=1)
+        body = json.dumps(deal.full_record(), ensure_ascii=False, indent=1, allow_nan=False)
         # Named by the game and the deal's own random id: nothing about the table.
         name = f"stichwerk-{deal.record.get('game', 'deal')}-{deal.public_id}.json"
         return Response(

@@ -1,17 +1,38 @@
 """Server settings, read once from the environment (``STICHWERK_*``)."""
 
+import math
 import os
 from dataclasses import dataclass
 
 
+class SettingError(ValueError):
+    """A ``STICHWERK_*`` variable that cannot be read; the message is one line."""
+
+
 def _env_float(name: str, default: float) -> float:
     raw = os.environ.get(name)
-    return default if raw in (None, "") else float(raw)
+    if raw in (None, ""):
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingError(f"{name} must be a number, not {raw!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise SettingError(f"{name} must be a finite number of at least 0, not {raw!r}")
+    return value
 
 
 def _env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
-    return default if raw in (None, "") else int(raw)
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < 0:
+        raise SettingError(f"{name} must be at least 0, not {raw!r}")
+    return value
 
 
 def _env_bool(name: str, default: bool) -> bool:
