@@ -592,7 +592,7 @@ def _invited(invite: str | None, table: TableInfo) -> bool:
 
 
 def _local_path(target: str) -> bool:
-    """A path on this site, not another one (``//evil`` and ``/\\evil`` are other sites to a
+    r"""A path on this site, not another one (``//evil`` and ``/\\evil`` are other sites to a
     browser).
 
     >>> _local_path("/t/abc?x=1"), _local_path("//evil.example"), _local_path("/\\evil")
