@@ -101,9 +101,13 @@ class Server:
             self._close()
 
     def _close(self) -> None:
+        reading = False
         if self._reader is not None:
+            # EOF comes once every process holding the log pipe has ended (a leftover child
+            # would hold it: the test that kills the server says so, not this).
             self._reader.join(30)
+            reading = self._reader.is_alive()
             self._reader = None
-        if self.proc is not None and self.proc.stdout is not None:
-            self.proc.stdout.close()
+        if self.proc is not None and self.proc.stdout is not None and not reading:
+            self.proc.stdout.close()  # never under a thread still blocked reading it
         self.proc = None

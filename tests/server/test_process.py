@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import select
+import signal
 import statistics
 import time
 from collections.abc import Callable
@@ -137,6 +138,8 @@ def test_a_killed_server_leaves_no_process_behind(tmp_path: Path) -> None:
         assert any("resource_tracker" in cmd for cmd in helpers.values()), helpers
         server.kill()
         left = wait_for_exit(list(helpers), timeout=60)
+        for pid in left:  # a failing run leaves nothing behind either
+            os.kill(pid, signal.SIGKILL)
         assert not left, {pid: helpers[pid] for pid in left}
 
         # A new server on the same database does not need (or meet) anything left behind: its
