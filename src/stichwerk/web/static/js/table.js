@@ -24,7 +24,6 @@ const invite = new URLSearchParams(location.search).get("invite");
 /** @type {WebSocket|null} */ let socket = null;
 let waiting = false;                     // an action was sent and not yet answered
 let retry = 500;
-let welcomed = false;                    // this page has been let in to the table once
 /** @type {string[]} */ let selected = [];
 /** Whether each collapsible panel is open, as the person last left it (by the panel's id). */
 /** @type {Record<string, boolean>} */ const openState = {};
@@ -40,8 +39,9 @@ function connect() {
   socket.addEventListener("close", async () => {
     document.body.classList.add("offline");
     waiting = false;
-    if (!welcomed && !(await tableExists())) {
-      // Never let in: no such table, or a private one without its invite. Say so, and stop.
+    if (await tableGone()) {
+      // Not let in (any more): no such table, or a private one this session may not watch
+      // (never invited, or logged out). Say so, and stop trying.
       document.body.classList.remove("offline");
       root.replaceChildren(el("p", { class: "panel note", id: "no-table", text: t("table.no_table") }));
       return;
@@ -51,11 +51,12 @@ function connect() {
   });
 }
 
-/** Whether the table answers this session (a private table answers only its members). */
-async function tableExists() {
+/** Whether the server says there is no such table for this session (a private table answers
+ * only its members); a server that cannot be reached says nothing: keep reconnecting. */
+async function tableGone() {
   try {
-    await api(`/api/tables/${encodeURIComponent(tableId)}`);
-    return true;
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`, { credentials: "same-origin" });
+    return response.status === 404;
   } catch (error) {
     return false;
   }
@@ -98,7 +99,6 @@ function act(action) {
 /** @param {any} message */
 function onFrame(message) {
   if (message.type === "welcome") {
-    welcomed = true;
     info = message.table;
     mySeat = message.you.seat;
     refreshMeta();
