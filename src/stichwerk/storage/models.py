@@ -63,6 +63,17 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class UserSession(Base):
+    """One login: the SHA-256 of the cookie's random token (the token itself is never stored),
+    so a stolen database cannot be replayed as cookies. Deleting the row ends the session."""
+
+    __tablename__ = "user_session"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class Table(Base):
     """A table: one game and profile with its overrides, its seats and a series of deals."""
 
@@ -102,12 +113,24 @@ class TableSeat(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"), default=None)
 
 
+class TableViewer(Base):
+    """Someone who redeemed the table's invite link: may watch it even when it is private."""
+
+    __tablename__ = "table_viewer"
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class Deal(Base):
     """One deal of a table's series: the record's deal part and, when over, its result."""
 
     __tablename__ = "deal"
     __table_args__ = (UniqueConstraint("table_id", "number"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """Sequential, for the server only: it never leaves the server (guessable)."""
+    public_id: Mapped[str] = mapped_column(String(24), unique=True)
+    """Random: the id URLs, frames and file names use."""
     table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id"), index=True)
     number: Mapped[int] = mapped_column(Integer)
     """0-based position in the series (redeals get their own number)."""
