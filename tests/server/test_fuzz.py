@@ -16,12 +16,15 @@ from typing import Any
 import pytest
 import schemathesis
 from fastapi import FastAPI
+from fastapi.templating import Jinja2Templates
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stichwerk.server.app import api_router, create_app, page_router
 from stichwerk.server.jsonsafe import loads
+from stichwerk.server.sheets import sheet_api, sheet_pages
+from stichwerk.web import TEMPLATES
 from tests.server.helpers import ORIGIN, make_settings, new_table, play_until, receive_until
 
 FUZZ = settings(
@@ -75,6 +78,8 @@ def published_schema() -> dict[str, Any]:
     app = FastAPI(title="Stichwerk")
     app.include_router(api_router())
     app.include_router(page_router())
+    app.include_router(sheet_api())
+    app.include_router(sheet_pages(Jinja2Templates(directory=str(TEMPLATES))))
     return app.openapi()
 
 
