@@ -1138,6 +1138,17 @@ class TournamentStore:
         """Take a sheet-mode table's results from its score sheet as it stands (complete:
         its results; not complete: none); ``None`` when nothing changed."""
 
+        # Most calls find nothing new: look first without taking the write lock.
+        with Session(self.db.read) as session:
+            data = _load(session, tid)
+            if data is None:
+                raise UnknownTournament(f"no tournament {tid!r}")
+            table = data.table(round_number, table_number)
+            if table.mode != "sheet" or table.list_id is None:
+                return None
+            if _sheet_results_of(session, table) == table.results:
+                return None
+
         def change(session: Session, data: TournamentData) -> tuple[str, dict[str, Any]] | None:
             table = data.table(round_number, table_number)
             if table.mode != "sheet" or table.list_id is None:
@@ -1181,7 +1192,7 @@ class TournamentStore:
 
         def change(session: Session, data: TournamentData) -> tuple[str, dict[str, Any]]:
             table = data.table(round_number, table_number)
-            _check_may_go_online(data, table)
+            check_may_go_online(data, table)
             session.execute(
                 update(TournamentTable)
                 .where(*_table_key(tid, table))
@@ -1393,6 +1404,11 @@ class TournamentStore:
                         f"the tournament {parsed['tournament']['name']!r} is here already "
                         "(import it with replace to put the backup in its place)"
                     )
+                if not secrets.compare_digest(
+                    present.director_token, parsed["tournament"]["director_token"]
+                ):
+                    # Only a backup of this very tournament (its director link) replaces it.
+                    raise TournamentError("a tournament with this id but other links is here")
                 _delete_tournament(session, tid)
                 session.flush()
             _insert_backup(session, parsed)
@@ -1589,7 +1605,7 @@ def _sheet_results_of(session: Session, table: TableRow) -> tuple[Result, ...] |
     return sheet_results(table, row.settings, changes)
 
 
-def _check_may_go_online(data: TournamentData, table: TableRow) -> None:
+def check_may_go_online(data: TournamentData, table: TableRow) -> None:
     if data.status == "finished":
         raise TournamentError("the tournament is finished")
     if table.results is not None:
