@@ -75,6 +75,9 @@ WS_MESSAGE_LIMIT = 1024
 POLL_SECONDS = 2.0
 """How often the hub looks at online tables still playing and at changes made elsewhere (the
 command line on the same database)."""
+BACKUP_DELAY = 10.0
+"""Seconds after a deal entered on a table's sheet before the tournament's backup is written
+again (every change of the tournament itself writes it at once)."""
 ONLINE_TIME_LIMIT = 120
 """Seconds an online tournament seat may stay away before its stand-in bot plays it."""
 MAX_ROUND = 20
@@ -146,6 +149,8 @@ class TournamentHub:
         self._tasks: set[asyncio.Task[None]] = set()
         self._poller: asyncio.Task[None] | None = None
         self._services: Any = None
+        self._backups: set[str] = set()
+        """Tournaments whose backup is to be written again soon (a deal entered)."""
 
     def live(self, tid: str) -> _Live:
         found = self._live.get(tid)
@@ -167,6 +172,9 @@ class TournamentHub:
         for task in [*self._tasks, *([self._poller] if self._poller else [])]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        for tid in list(self._backups):
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self._write_backup, tid)
         for live in self._live.values():
             for page in live.pages:
                 page.closed = True
@@ -238,10 +246,25 @@ class TournamentHub:
         tid = key[0]
         async with self.live(tid).lock:
             try:
-                await asyncio.to_thread(self.store.sync_sheet, *key)
+                entered = await asyncio.to_thread(self.store.sync_sheet, *key)
             except StichwerkError as exc:
                 log.warning("tournament %s: table %s/%s: %s", tid, key[1], key[2], exc)
+                entered = None
+        if entered is None and tid not in self._backups:
+            # A deal on a sheet: the backup follows a little later (one write for a burst).
+            self._backups.add(tid)
+            self._spawn(self._backup_soon(tid))
         await self.changed(tid)
+
+    async def _backup_soon(self, tid: str) -> None:
+        await asyncio.sleep(BACKUP_DELAY)
+        await asyncio.to_thread(self._write_backup, tid)
+
+    def _write_backup(self, tid: str) -> None:
+        self._backups.discard(tid)
+        data = self.store.get(tid)
+        if data is not None:
+            self.store.write_backup(data)
 
     async def changed(self, tid: str) -> None:
         """Something changed: send every page the tournament as it is now (a burst of changes
@@ -466,11 +489,12 @@ def _need_director(director: bool) -> None:
         raise HTTPException(403, "this is the read-only link: the director's link may change it")
 
 
-def _whole(raw: object, what: str, lo: int, hi: int) -> int:
-    """A path or body value that must be a whole number in range (one-line error)."""
+def _whole(raw: object, what: str, lo: int, hi: int, *, path: bool = False) -> int:
+    """A body value (a JSON number), or with ``path`` a path segment, that must be a whole
+    number in range (one-line error)."""
     if isinstance(raw, bool):
         raise HTTPException(400, f"'{what}' must be a whole number from {lo} to {hi}")
-    if isinstance(raw, str):
+    if path and isinstance(raw, str):
         if not raw.isdigit() or len(raw) > 7:
             raise HTTPException(400, f"'{what}' must be a whole number from {lo} to {hi}")
         raw = int(raw)
@@ -897,9 +921,9 @@ def tournament_pages(templates: "Jinja2Templates") -> APIRouter:
         missing = HTTPException(404, "no such seat link (check the link)")
         if not TID.fullmatch(tid) or not CODE.fullmatch(code):
             raise missing
-        round_number = _whole(rnd, "round", 1, MAX_ROUND)
-        table_number = _whole(number, "table", 1, MAX_TABLE)
-        seat_number = _whole(seat, "seat", 0, 4)
+        round_number = _whole(rnd, "round", 1, MAX_ROUND, path=True)
+        table_number = _whole(number, "table", 1, MAX_TABLE, path=True)
+        seat_number = _whole(seat, "seat", 0, 4, path=True)
         hub = _hub(request)
         data = await asyncio.to_thread(hub.store.get, tid)
         if data is None:
@@ -923,6 +947,9 @@ def tournament_pages(templates: "Jinja2Templates") -> APIRouter:
         info = await asyncio.to_thread(svc.repo.table, web_id)
         if info is None:
             raise missing
+        held = info.seat_list[seat_number].user_id if seat_number < info.seats else None
+        if held is not None and held != user.id:
+            raise HTTPException(409, "this seat is taken already (by another browser)")
         if info.seat_of(user.id) != seat_number:
             try:
                 await asyncio.to_thread(svc.repo.take_seat, web_id, seat_number, user.id)
