@@ -25,6 +25,7 @@ async function draw() {
   const date = /** @type {HTMLInputElement} */ (el("input", { id: "t-date", type: "date", required: true, value: iso }));
   const place = /** @type {HTMLInputElement} */ (el("input", { id: "t-place", maxlength: 120 }));
   const club = /** @type {HTMLInputElement} */ (el("input", { id: "t-series", required: true, maxlength: 120, list: "known-series" }));
+  const seed = /** @type {HTMLInputElement} */ (el("input", { id: "t-seed", maxlength: 40, pattern: "[A-Za-z0-9_.\\-]+" }));
   const known = el("datalist", { id: "known-series" }, series.series.map((/** @type {any} */ s) => el("option", { value: s.series })));
   if (series.series.length === 1) club.value = series.series[0].series;
   const form = el("form", { class: "create", id: "create-tournament" }, [
@@ -34,6 +35,7 @@ async function draw() {
     el("label", {}, [t("tournament.date"), " ", date]),
     el("label", {}, [t("tournament.place"), " ", place]),
     el("label", {}, [t("tournament.series"), " ", club, known]),
+    el("details", {}, [el("summary", { text: t("tournament.seed") }), el("p", { class: "note", text: t("tournament.seed_hint") }), seed]),
     el("button", { type: "submit", class: "primary", id: "t-create", text: t("tournament.create") }),
   ]);
   form.addEventListener("submit", async (event) => {
@@ -41,6 +43,7 @@ async function draw() {
     try {
       const made = await api("/api/tournaments", {
         name: name.value, format: format.value, date: date.value, place: place.value, series: club.value,
+        ...(seed.value ? { seed: seed.value } : {}),
       });
       location.href = made.links.director;
     } catch (error) {
