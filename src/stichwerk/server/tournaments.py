@@ -126,6 +126,8 @@ class _Live:
     """What the hub keeps of one tournament in this process."""
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    attaching: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while the tournament is brought up to date (a watcher per sheet, not two)."""
     pages: set[_Page] = field(default_factory=set)
     sent: int = -1
     """The change the pages were last sent."""
@@ -200,8 +202,12 @@ class TournamentHub:
     async def attach(self, tid: str) -> TournamentData:
         """The tournament brought up to date with its tables (first use in this process, or
         after a change), its sheets watched and its online tables registered."""
-        data = await asyncio.to_thread(self.store.need, tid)
         live = self.live(tid)
+        async with live.attaching:
+            return await self._attach(tid, live)
+
+    async def _attach(self, tid: str, live: _Live) -> TournamentData:
+        data = await asyncio.to_thread(self.store.need, tid)
         for r in data.rounds:
             for t in r.tables:
                 key = (tid, r.number, t.number)
