@@ -287,3 +287,27 @@ def test_the_club_history_and_a_backup_in_place_again(any_url: str, tmp_path: Pa
             store.import_backup({"kind": "something"})
     finally:
         store.db.dispose()
+
+
+def test_a_withdrawal_that_leaves_no_mix_of_tables(tmp_path: Path) -> None:
+    store = _store(f"sqlite:///{tmp_path}/w.db", tmp_path)
+    try:
+        tid = store.create(
+            name="Eng", format_name="wielandstrasse", held_on="2025-02-01", series="Club", seed="s6"
+        ).id
+        store.add_players(tid, NAMES[:12])
+        store.draw(tid)
+        data = play_round(store, tid, "w")
+        data = store.withdraw(tid, 5)
+        blocked = state_json(data, director=True)["next"]["blocked"]
+        assert blocked == (
+            "11 players cannot be seated at 4- and 5-player tables: 2 tables seat 8 to 10 "
+            "players, 3 tables seat 12 to 15"
+        )
+        with pytest.raises(TournamentError, match="11 players cannot be seated"):
+            store.draw(tid)
+        # He comes back (no round drawn since): the draw goes on with all twelve.
+        store.reinstate(tid, 5)
+        assert [t.size for t in store.draw(tid).rounds[1].tables] == [4, 4, 4]
+    finally:
+        store.db.dispose()
