@@ -39,6 +39,7 @@ from stichwerk.server.series import TableSeries
 from stichwerk.server.sessions import SESSION_DAYS, SessionBook
 from stichwerk.server.sheets import install as install_sheets
 from stichwerk.server.table import ActorContext, EditClosing
+from stichwerk.server.tournaments import install as install_tournaments
 from stichwerk.server.websocket import table_socket
 from stichwerk.storage.db import Database
 from stichwerk.storage.eventlog import EventWriter
@@ -207,6 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router())
     app.include_router(page_router())
     sheets = install_sheets(app, db, templates)
+    install_tournaments(app, db, templates, sheets)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

@@ -252,6 +252,15 @@ class SheetHub:
     ) -> ListInfo:
         return await asyncio.to_thread(self.repo.create_list, settings, changes, link=link)
 
+    def forget(self, list_id: str) -> None:
+        """Drop a list from memory (its rows were put in place anew, by a tournament's backup
+        imported over it): its pages are closed and reconnect to the list as stored."""
+        live = self._lists.pop(list_id, None)
+        if live is not None:
+            for watcher in live.watchers:
+                watcher.closed = True
+                watcher.wake.set()
+
     def close(self) -> None:
         for live in self._lists.values():
             for watcher in live.watchers:

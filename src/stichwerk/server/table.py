@@ -197,6 +197,7 @@ class TableActor:
             info.series_length,
             info.closing_rounds,
             info.first_dealer,
+            info.list_rules,
         )
         self.state: GameState | None = None
         self.deal_id: int | None = None

@@ -328,7 +328,8 @@ class Sheet:
         if resume:
             series, rows = _fork(self._series), list(self._rows)
         else:
-            series = Series(settings.rules(), settings.names, settings.first_dealer)
+            owed = None if settings.duty_owed is None else list(settings.duty_owed)
+            series = Series(settings.rules(), settings.names, settings.first_dealer, owed)
             rows = []
         for index, entry in enumerate(entries[len(rows) :], start=len(rows) + 1):
             if series.is_over:

@@ -6,12 +6,13 @@ seq)`` makes a second writer for the same position fail loudly instead of forkin
 Constraint names follow a convention so Alembic's batch mode can alter them on SQLite.
 """
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
     Boolean,
+    Date,
     DateTime,
     ForeignKey,
     Integer,
@@ -98,6 +99,10 @@ class Table(Base):
     """``open`` (waiting for people), ``playing``, ``finished``."""
     created_by: Mapped[int] = mapped_column(ForeignKey("user_account.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    list_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    """A tournament table's list (migration 0006): ``duty_solos``, ``duty_penalty`` and
+    ``duty_owed`` (Pflicht-Soli each seat owes at the start) in place of the profile's;
+    ``None`` for every other table."""
 
 
 class TableSeat(Base):
@@ -189,4 +194,124 @@ class ScoreChange(Base):
     """The change as the sheet applied it, its entry id and key filled in."""
     link: Mapped[str] = mapped_column(String(12))
     """Which link entered it: ``scorer`` or ``import``."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# -- tournaments (migration 0006; docs/tournaments.md) -----------------------------------------
+
+
+class Person(Base):
+    """A player known by name across tournaments: registrations and ranking rows point here,
+    so the ranking lists and the next registration know the same spelling."""
+
+    __tablename__ = "person"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Tournament(Base):
+    """A tournament: its format and rule profile, when and where, the club or series whose
+    ranking lists it joins once finished, the seed of every draw, and two unguessable links:
+    the director's (``director_token``) and the read-only one (``public_token``)."""
+
+    __tablename__ = "tournament"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    game: Mapped[str] = mapped_column(String(20))
+    format: Mapped[str] = mapped_column(String(40))
+    profile: Mapped[str] = mapped_column(String(40))
+    held_on: Mapped[date] = mapped_column(Date)
+    place: Mapped[str] = mapped_column(String(120), default="")
+    series: Mapped[str] = mapped_column(String(120), default="")
+    """The club or series of tournaments whose ranking lists count this one."""
+    seed: Mapped[str] = mapped_column(String(40))
+    status: Mapped[str] = mapped_column(String(12), default="registration")
+    """``registration`` (no round drawn yet), ``running``, ``finished``."""
+    director_token: Mapped[str] = mapped_column(String(43), unique=True)
+    public_token: Mapped[str] = mapped_column(String(43), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class TournamentPlayer(Base):
+    """A registration: the player's number in the tournament (registration order, never
+    reused) and, after a withdrawal, how many rounds had been drawn when he left."""
+
+    __tablename__ = "tournament_player"
+    __table_args__ = (UniqueConstraint("tournament_id", "person_id"),)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournament.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id"))
+    withdrawn_after: Mapped[int | None] = mapped_column(Integer, default=None)
+    registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentRound(Base):
+    """A round drawn: a Vorrunde round (or pass), or the Endrunde (``final``) with the groups
+    of tied players a lot ordered (``by_lot``, player numbers)."""
+
+    __tablename__ = "tournament_round"
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournament.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    final: Mapped[bool] = mapped_column(Boolean, default=False)
+    by_lot: Mapped[list[Any]] = mapped_column(default=list)
+    drawn_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentTable(Base):
+    """One table of a round: its seating (player numbers, the first dealing first), the
+    Pflicht-Soli each seat owed when it was drawn, how its results come in (``mode``: its score
+    sheet, typed in by the director, or an online table) and the results once they are in."""
+
+    __tablename__ = "tournament_table"
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournament.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seating: Mapped[list[Any]] = mapped_column()
+    duty_owed: Mapped[list[Any]] = mapped_column()
+    mode: Mapped[str] = mapped_column(String(8), default="sheet")
+    """``sheet``, ``quick`` or ``online``."""
+    list_id: Mapped[str | None] = mapped_column(ForeignKey("score_list.id"), default=None)
+    web_table_id: Mapped[str | None] = mapped_column(ForeignKey("game_table.id"), default=None)
+    online: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    """An online table's seat links (``codes``, one per seat) and its bot seats (``bots``)."""
+    results: Mapped[list[Any] | None] = mapped_column(JSON, default=None)
+    """One ``{"points", "duty_solos", "games_won"}`` per seat, in seating order."""
+    source: Mapped[str | None] = mapped_column(String(8), default=None)
+    entered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class TournamentChange(Base):
+    """One change of a tournament, in order: registrations, draws, entered and corrected
+    tables, withdrawals. Append-only; ``UNIQUE(tournament_id, seq)``."""
+
+    __tablename__ = "tournament_change"
+    __table_args__ = (UniqueConstraint("tournament_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournament.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    op: Mapped[str] = mapped_column(String(24))
+    data: Mapped[dict[str, Any]] = mapped_column()
+    source: Mapped[str] = mapped_column(String(12))
+    """Who made it: ``director`` (the web page), ``cli``, ``sheet`` (a table's score sheet),
+    ``online`` (an online table's list), ``import``."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RankingRow(Base):
+    """One player's place in one tournament of a series: from a finished tournament (its id)
+    or imported from a club's history (no id). The ranking lists are computed from these."""
+
+    __tablename__ = "ranking_row"
+    __table_args__ = (UniqueConstraint("series", "held_on", "tournament", "person_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    series: Mapped[str] = mapped_column(String(120), index=True)
+    held_on: Mapped[date] = mapped_column(Date)
+    tournament: Mapped[str] = mapped_column(String(120), default="")
+    """The tournament's name (tells apart two held on one day)."""
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id"))
+    place: Mapped[int] = mapped_column(Integer)
+    participants: Mapped[int] = mapped_column(Integer)
+    tournament_id: Mapped[str | None] = mapped_column(ForeignKey("tournament.id"), default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -82,6 +82,9 @@ class TableInfo:
     """Closing rounds after the ``series_length`` ordinary deals (deal types, in order)."""
     first_dealer: int = 0
     """The seat that deals the first deal."""
+    list_rules: dict[str, Any] | None = None
+    """A tournament table's Pflicht-Soli (``duty_solos``, ``duty_penalty``, ``duty_owed``)
+    in place of the profile's (``server.series.TableSeries``); ``None`` elsewhere."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` holds at this table, if any."""
@@ -247,10 +250,11 @@ class Repo:
         creator_seat: int | None,
         closing_rounds: tuple[str, ...] = (),
         first_dealer: int = 0,
+        list_rules: dict[str, Any] | None = None,
     ) -> TableInfo:
         """A new table; ``seats`` lists ``(kind, bot)``; the creator sits at ``creator_seat``;
         ``closing_rounds`` follow the ``series_length`` ordinary deals; ``first_dealer`` deals
-        first."""
+        first; ``list_rules`` are a tournament table's Pflicht-Soli."""
         table_id = secrets.token_urlsafe(9)
         with Session(self.db.write) as session, session.begin():
             session.add(
@@ -263,6 +267,7 @@ class Repo:
                     series_length=series_length,
                     closing_rounds=list(closing_rounds),
                     first_dealer=first_dealer,
+                    list_rules=list_rules,
                     time_limit=time_limit,
                     public=public,
                     invite=secrets.token_urlsafe(12),
@@ -303,6 +308,7 @@ class Repo:
             seat_list=seat_list,
             closing_rounds=tuple(str(kind) for kind in table.closing_rounds),
             first_dealer=table.first_dealer,
+            list_rules=None if table.list_rules is None else dict(table.list_rules),
         )
 
     def table(self, table_id: str) -> TableInfo | None:

@@ -20,6 +20,11 @@ async function refresh() {
   root.replaceChildren(
     // The score sheet for a game with real cards needs no account.
     el("p", { class: "panel sheet-link" }, [el("a", { href: "/s/new", id: "sheet-link", text: t("sheet.app_name") }), ` – ${t("sheet.lobby_link")}`]),
+    // A tournament and the ranking lists need no account either.
+    el("p", { class: "panel tournament-link" }, [
+      el("a", { href: "/tournaments/new", id: "tournament-link", text: t("tournament.app_name") }), ` – ${t("tournament.lobby_link")} · `,
+      el("a", { href: "/rankings", id: "rankings-link", text: t("rankings.title") }),
+    ]),
     accountPanel(),
     me ? createPanel() : el("p", { class: "note", text: t("lobby.login_first") }),
     tableList(t("lobby.mine"), lists.mine, "mine"),
