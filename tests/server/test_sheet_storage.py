@@ -12,12 +12,11 @@ from stichwerk.server.app import create_app
 from stichwerk.storage.db import Database
 from stichwerk.storage.sheets import NewChange, SheetRepo
 from tests.server.helpers import make_settings
-from tests.server.test_storage import any_url  # noqa: F401  (the SQLite/PostgreSQL fixture)
 
 CEGO = {"game": "cego", "profile": "schwarzwald", "seats": 5, "names": list("ABCDE")}
 
 
-def test_the_migration_makes_the_log_unique_per_position_and_key(any_url: str) -> None:  # noqa: F811
+def test_the_migration_makes_the_log_unique_per_position_and_key(any_url: str) -> None:
     db = Database(any_url)
     try:
         db.migrate()
@@ -50,7 +49,7 @@ def _enter(client: TestClient, token: str, change: dict[str, Any]) -> dict[str, 
     return body
 
 
-def test_a_new_server_rebuilds_every_list_from_its_log(any_url: str) -> None:  # noqa: F811
+def test_a_new_server_rebuilds_every_list_from_its_log(any_url: str) -> None:
     settings = make_settings(any_url)
     with TestClient(create_app(settings)) as client:
         made = client.post("/api/sheets", json=CEGO).json()

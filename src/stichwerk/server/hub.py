@@ -19,6 +19,7 @@ class Hub:
             bots=ctx.bots,
             bot_delay=ctx.bot_delay,
             on_idle=self._idle,
+            on_deal_finished=ctx.on_deal_finished,
         )
         self._repo = repo
         self._actors: dict[str, TableActor] = {}
