@@ -4,8 +4,15 @@
 the declarer against the defenders (1 against 2, 3 or 4), Doppelkopf's the Re party against the
 Kontra party (2 against 2, or a soloist 1 against 3); Räuber, Drescher and a Doppelkopf deal
 lost by a forfeit (*Verwerfen*) are every seat for itself. A side's score is its seats' mean
-settlement, so openskill ranks the sides by it and takes the difference as the margin of
-victory (``MARGIN``). A seat that sits out (the dealer at a 5-table) is no side's member and is
+settlement: openskill ranks the sides by it (equal scores tie), and the difference, the margin
+of victory, scales every player's step (``margin_factor``): a narrow win moves ratings less
+than a typical one, a decisive one more, whoever was the favourite. (openskill's own ``margin``
+option is not used: it pulls the two sides' ratings together before the update, so a decisive
+upset moved the underdog less than a narrow one, and a win just above its margin less than one
+just below; ``docs/bots.md``.) Sides of unequal size weigh the same: a lone declarer or soloist stands
+in its side as many times as the other side has members (openskill adds a side's members up,
+which would make three defenders the favourites against any soloist), and moves by the step
+of all its stand-ins, so what one side gains the other loses, as in the settlement. A seat that sits out (the dealer at a 5-table) is no side's member and is
 not rated for the deal, though it settles.
 
 **Which deals count** (``participants``): every finished deal of any table, public or private,
@@ -48,10 +55,12 @@ from stichwerk.storage.models import (
 PROVISIONAL_DEALS = 30
 """A rating is provisional until this many rated deals: about one evening's list. In a
 2-against-2 game sigma falls from 8.3 to about 5.3 over 30 deals (two thirds of the prior)."""
-MARGIN: dict[str, float] = {"cego": 45.0, "doppelkopf": 6.0}
-"""openskill's margin per game, in settlement points of a side's mean: a win by more than
-about 1.7 margins counts as decisive (the typical win between the heuristic bots, measured over
-150 deals each: Cego's sides differ by 80 points at the median, Doppelkopf's by 10)."""
+TYPICAL_MARGIN: dict[str, float] = {"cego": 80.0, "doppelkopf": 10.0}
+"""The typical margin of victory per game, in settlement points between the sides' means: the
+median between the heuristic bots over 150 deals each (Cego schwarzwald and titisee 80,
+Doppelkopf ddv 10). A win by this much moves ratings by openskill's own step."""
+MARGIN_FACTORS = (0.5, 2.0)
+"""The least and the most a margin of victory scales a step by."""
 BATCH = 500
 """Deals taken in per transaction."""
 
@@ -60,13 +69,30 @@ SIGMA = 25.0 / 3.0
 
 
 def model(game: str) -> PlackettLuce:
-    """The rating model of ``game``: openskill's defaults (mu 25, sigma 25/3) and its margin.
+    """The rating model of ``game``: openskill's defaults (mu 25, sigma 25/3).
 
     Plackett-Luce is openskill's recommended model: it rates any number of sides with ties
     (Räuber's three winners), is the fastest of the five, and with two sides it agrees with
     Bradley-Terry; the Thurstone-Mosteller models handle ties worse and cost more.
     """
-    return PlackettLuce(mu=MU, sigma=SIGMA, margin=MARGIN.get(game, 0.0))
+    return PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def margin_factor(game: str, margin: float) -> float:
+    """How much a win by ``margin`` settlement points scales the players' steps: the square
+    root of the margin over the game's typical one, within ``MARGIN_FACTORS`` (1 for a game
+    without a typical margin).
+
+    >>> margin_factor("doppelkopf", 10.0), margin_factor("doppelkopf", 2.0)
+    (1.0, 0.5)
+    >>> margin_factor("doppelkopf", 22.5), margin_factor("cego", 1000.0)
+    (1.5, 2.0)
+    """
+    typical = TYPICAL_MARGIN.get(game)
+    if typical is None:
+        return 1.0
+    low, high = MARGIN_FACTORS
+    return min(high, max(low, math.sqrt(margin / typical)))
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -150,15 +176,29 @@ def rate_deal(
     if not all(math.isfinite(x) for x in scores):
         return None
     rater = model(game)
-    ratings = [[_rating(rater, _standing(standings, players[s])) for s in team] for team in teams]
+    # Sides of unequal size weigh the same: each member of a side stands in it as often as it
+    # takes to make every side as large as the largest (a soloist three times against three),
+    # just as a lone player settles with each of the others.
+    size = math.lcm(*(len(team) for team in teams))
+    reps = [size // len(team) for team in teams]
+    ratings = [
+        [_rating(rater, _standing(standings, players[s])) for s in team for _ in range(r)]
+        for team, r in zip(teams, reps, strict=True)
+    ]
     rated = rater.rate(ratings, scores=scores)
+    factor = margin_factor(game, max(scores) - min(scores))
     out: dict[str, Standing] = {}
-    for team, after in zip(teams, rated, strict=True):
-        for seat, new in zip(team, after, strict=True):
+    for team, r, after in zip(teams, reps, rated, strict=True):
+        for index, seat in enumerate(team):
             key = players[seat]
-            if key is not None:
-                before = standings.get(key, Standing())
-                out[key] = Standing(float(new.mu), float(new.sigma), before.deals + 1)
+            if key is None:
+                continue
+            before = standings.get(key, Standing())
+            new = after[index * r]
+            # Each stand-in moved by the same step; the player moves by all of them (so a side's
+            # gain is the other side's loss, as in the settlement), its sigma as one deal's.
+            mu = before.mu + factor * r * (float(new.mu) - before.mu)
+            out[key] = Standing(mu, float(new.sigma), before.deals + 1)
     return out
 
 
