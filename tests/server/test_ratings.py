@@ -169,7 +169,9 @@ def test_incremental_ratings_equal_a_rebuild_from_scratch(any_url: str) -> None:
         def table(game: str, profile: str, people: list[int | None], public: bool) -> str:
             seats: list[tuple[str, str | None]] = [
                 ("human", "random") if p is not None else ("bot", b)
-                for p, b in zip(people, ["heuristic", "random", "search", "heuristic"], strict=False)
+                for p, b in zip(
+                    people, ["heuristic", "random", "search", "heuristic"], strict=False
+                )
             ]
             info = repo.create_table(
                 game=game,

@@ -162,7 +162,8 @@ def parse_bot(text: str) -> Ready | ActionMessage | LogMessage | Ping | str:
         return _ADAPTER.validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"] if p != kind)
+        loc = list(first["loc"])
+        where = ".".join(str(p) for p in (loc[1:] if loc[:1] == [kind] else loc))
         return one_line(f"bad {kind} message: {where[:60] or 'message'}: {first['msg']}")
 
 
