@@ -6,14 +6,15 @@ Kontra party (2 against 2, or a soloist 1 against 3); Räuber, Drescher and a Do
 lost by a forfeit (*Verwerfen*) are every seat for itself. A side's score is its seats' mean
 settlement: openskill ranks the sides by it (equal scores tie), and the difference, the margin
 of victory, scales every player's step (``margin_factor``): a narrow win moves ratings less
-than a typical one, a decisive one more, whoever was the favourite. (openskill's own ``margin``
-option is not used: it pulls the two sides' ratings together before the update, so a decisive
-upset moved the underdog less than a narrow one, and a win just above its margin less than one
-just below; ``docs/bots.md``.) Sides of unequal size weigh the same: a lone declarer or soloist stands
-in its side as many times as the other side has members (openskill adds a side's members up,
-which would make three defenders the favourites against any soloist), and moves by the step
-of all its stand-ins, so what one side gains the other loses, as in the settlement. A seat that sits out (the dealer at a 5-table) is no side's member and is
-not rated for the deal, though it settles.
+than a typical one, a decisive one more, whoever was the favourite. (openskill's own
+``margin`` option is not used: it pulls the two sides' ratings together before the update, so
+a decisive upset moved the underdog less than a narrow one, and a win just above its margin
+less than one just below; ``docs/bots.md``.) Sides of unequal size weigh the same: a lone
+declarer or soloist stands in its side as many times as the other side has members (openskill
+adds a side's members up, which would make three defenders the favourites against any
+soloist), and moves by the step of all its stand-ins, so what one side gains the other loses,
+as in the settlement. A seat that sits out (the dealer at a 5-table) is no side's member and
+is not rated for the deal, though it settles.
 
 **Which deals count** (``participants``): every finished deal of any table, public or private,
 that counts in its list (a redeal does not), where at least one seat is held by an account
