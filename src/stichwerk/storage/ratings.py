@@ -188,11 +188,18 @@ def rate_deal(
     ]
     rated = rater.rate(ratings, scores=scores)
     factor = margin_factor(game, max(scores) - min(scores))
+    # A bot seated twice plays with itself (the same step twice: counted once) or against
+    # itself (the deal says nothing about it: not rated for it).
+    sides_of: dict[str, set[int]] = {}
+    for number, team in enumerate(teams):
+        for seat in team:
+            if players[seat] is not None:
+                sides_of.setdefault(str(players[seat]), set()).add(number)
     out: dict[str, Standing] = {}
     for team, r, after in zip(teams, reps, rated, strict=True):
         for index, seat in enumerate(team):
             key = players[seat]
-            if key is None:
+            if key is None or len(sides_of[key]) > 1 or key in out:
                 continue
             before = standings.get(key, Standing())
             new = after[index * r]
