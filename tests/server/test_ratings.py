@@ -120,7 +120,7 @@ def test_a_bot_in_two_seats_counts_once_and_not_against_itself() -> None:
     record, result = finished("doppelkopf", "ddv-normal")  # Re (2, 3) lost to Kontra (0, 1)
     same_side = rate_deal("doppelkopf", record, result, ["u:1", "u:2", "b:r", "b:r"], {})
     assert same_side is not None and same_side["b:r"].deals == 1
-    alone = rate_deal("doppelkopf", record, result, PLAYERS[:3] + ["b:r"], {})
+    alone = rate_deal("doppelkopf", record, result, [*PLAYERS[:3], "b:r"], {})
     assert alone is not None and same_side["b:r"] == alone["b:r"]
     both_sides = rate_deal("doppelkopf", record, result, ["u:1", "b:r", "b:r", "u:4"], {})
     assert both_sides is not None and set(both_sides) == {"u:1", "u:4"}
