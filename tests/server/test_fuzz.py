@@ -16,11 +16,16 @@ from typing import Any
 import pytest
 import schemathesis
 from fastapi import FastAPI
+from fastapi.templating import Jinja2Templates
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stichwerk.server.app import api_router, create_app, page_router
+from stichwerk.server.botsockets import router as bots_router
+from stichwerk.server.ratings import router as ratings_router
+from stichwerk.server.sheets import sheet_api, sheet_pages
+from stichwerk.web import TEMPLATES
 from stichwerk.server.jsonsafe import loads
 from tests.server.helpers import ORIGIN, make_settings, new_table, play_until, receive_until
 
@@ -74,7 +79,11 @@ def published_schema() -> dict[str, Any]:
     """The OpenAPI schema the app publishes at ``/openapi.json`` (its routes, no database)."""
     app = FastAPI(title="Stichwerk")
     app.include_router(api_router())
+    app.include_router(ratings_router())
+    app.include_router(bots_router())
+    app.include_router(sheet_api())
     app.include_router(page_router())
+    app.include_router(sheet_pages(Jinja2Templates(directory=str(TEMPLATES))))
     return app.openapi()
 
 

@@ -242,7 +242,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     errors.install(app)
     app.include_router(api_router())
-    app.include_router(ratings_router(ratings.store))
+    app.include_router(ratings_router())
     app.include_router(bots_router())
     app.include_router(page_router())
     sheets = install_sheets(app, db, templates)

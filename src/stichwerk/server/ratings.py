@@ -20,7 +20,7 @@ import sys
 import threading
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query
+from fastapi import APIRouter, HTTPException, Path, Query, Request
 from sqlalchemy.orm import Session
 
 from stichwerk.core.errors import one_line
@@ -102,13 +102,20 @@ def _check_board(game: str, profile: str) -> None:
         raise HTTPException(404, f"no such profile {profile!r} of {game}")
 
 
-def router(store: RatingStore) -> APIRouter:
+def _store(request: Request) -> RatingStore:
+    from stichwerk.server.app import services
+
+    return services(request).ratings.store
+
+
+def router() -> APIRouter:
     """``/api/ratings``: the leaderboards and players' rating histories."""
     api = APIRouter(prefix="/api/ratings", route_class=StrictJSONRoute)
 
     @api.get("")
-    async def boards() -> dict[str, Any]:
+    async def boards(request: Request) -> dict[str, Any]:
         """Every game and profile, with how many players are rated in each."""
+        store = _store(request)
         counts = {(g, p): n for g, p, n in await asyncio.to_thread(store.boards)}
         return {
             "provisional_deals": PROVISIONAL_DEALS,
@@ -121,12 +128,14 @@ def router(store: RatingStore) -> APIRouter:
 
     @api.get("/{game}/{profile}")
     async def board(
+        request: Request,
         game: NAME,
         profile: NAME,
         limit: Annotated[int, Query(ge=1, le=500)] = 100,
     ) -> dict[str, Any]:
         """The leaderboard: best conservative rating (mu - 3 sigma) first."""
         _check_board(game, profile)
+        store = _store(request)
 
         def read() -> list[dict[str, Any]]:
             entries = store.board(game, profile)[:limit]
@@ -156,6 +165,7 @@ def router(store: RatingStore) -> APIRouter:
 
     @api.get("/{game}/{profile}/history")
     async def history(
+        request: Request,
         game: NAME,
         profile: NAME,
         player: Annotated[str, Query(min_length=3, max_length=64, pattern=PLAYER_PATTERN)],
@@ -163,6 +173,7 @@ def router(store: RatingStore) -> APIRouter:
         """A player's rating after each of their rated deals: numbers only (no deal, no time,
         no table), so a private table's deals show nowhere."""
         _check_board(game, profile)
+        store = _store(request)
 
         def read() -> tuple[list[Any], tuple[str, bool] | None]:
             points = store.history(game, profile, player)
