@@ -358,10 +358,10 @@ class RatingStore:
                 rolled = True
         if rolled:
             pending = self._pending(session)
-        standings: dict[tuple[str, str], dict[str, Standing]] = {}
+        rows: dict[tuple[str, str], dict[str, Rating | None]] = {}
         seats: dict[str, list[str | None]] = {}
         for deal in pending:
-            self._take_in(session, deal, standings, seats)
+            self._take_in(session, deal, rows, seats)
         return len(pending)
 
     def _roll_back(
@@ -413,47 +413,44 @@ class RatingStore:
         self,
         session: Session,
         deal: _Pending,
-        standings: dict[tuple[str, str], dict[str, Standing]],
+        rows: dict[tuple[str, str], dict[str, Rating | None]],
         seats: dict[str, list[str | None]],
     ) -> None:
+        """Rate one deal. ``rows`` keeps the batch's rating rows (``None``: none yet), so each
+        is read once per batch and held (the session's identity map holds rows weakly)."""
         new: dict[str, Standing] | None = None
         if deal.counts and deal.result is not None:
             if deal.table_id not in seats:
                 seats[deal.table_id] = self._players(session, deal.table_id)
             players = seats[deal.table_id]
-            known = standings.setdefault((deal.game, deal.profile), {})
-            keys = [p for p in players if p is not None and p not in known]
-            if keys:
+            known = rows.setdefault((deal.game, deal.profile), {})
+            missing = [p for p in players if p is not None and p not in known]
+            if missing:
+                known.update(dict.fromkeys(missing))
                 for row in session.scalars(
                     select(Rating).where(
                         Rating.game == deal.game,
                         Rating.profile == deal.profile,
-                        Rating.player.in_(keys),
+                        Rating.player.in_(missing),
                     )
                 ):
-                    known[row.player] = Standing(row.mu, row.sigma, row.deals)
+                    known[row.player] = row
+            standings = {
+                p: Standing(held.mu, held.sigma, held.deals)
+                for p in players
+                if p is not None and (held := known.get(p)) is not None
+            }
             try:
-                new = rate_deal(deal.game, deal.record, deal.result, players, known)
+                new = rate_deal(deal.game, deal.record, deal.result, players, standings)
             except (KeyError, IndexError, TypeError, ValueError):
                 new = None  # a result of a shape the ratings do not know: not rated
             for key, standing in (new or {}).items():
-                existed = key in known and known[key].deals > 0
-                known[key] = standing
-                stored = session.get(Rating, (deal.game, deal.profile, key)) if existed else None
-                if stored is not None:
-                    stored.mu, stored.sigma = standing.mu, standing.sigma
-                    stored.deals = standing.deals
-                else:
-                    session.add(
-                        Rating(
-                            game=deal.game,
-                            profile=deal.profile,
-                            player=key,
-                            mu=standing.mu,
-                            sigma=standing.sigma,
-                            deals=standing.deals,
-                        )
-                    )
+                stored = known.get(key)
+                if stored is None:
+                    stored = Rating(game=deal.game, profile=deal.profile, player=key)
+                    session.add(stored)
+                    known[key] = stored
+                stored.mu, stored.sigma, stored.deals = standing.mu, standing.sigma, standing.deals
                 session.add(
                     RatingHistory(
                         deal_id=deal.deal_id,
@@ -474,7 +471,6 @@ class RatingStore:
                 rated=bool(new),
             )
         )
-        session.flush()
 
     # -- reading ------------------------------------------------------------------------------
 
