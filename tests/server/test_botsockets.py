@@ -14,11 +14,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
 from stichwerk.server.app import create_app
+from stichwerk.server.botsockets import ActionMessage, LogMessage, Ping, Ready, parse_bot
 from stichwerk.server.config import ExternalSpec, SettingError, load_external_bots
 from stichwerk.storage.models import BotToken
 from tests.server.helpers import ORIGIN, make_settings, receive_until
@@ -387,3 +390,30 @@ def test_the_operators_bot_file_is_checked(tmp_path: Path) -> None:
         assert fragment in str(error.value) and "\n" not in str(error.value)
     with pytest.raises(SettingError, match="cannot read"):
         load_external_bots(str(tmp_path / "missing.toml"))
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+KEYS = st.sampled_from(["type", "id", "action", "act", "card", "cards", "name", "t", "message"])
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=60),
+        JSON.map(json.dumps),
+        st.dictionaries(KEYS, JSON, max_size=4).map(
+            lambda d: json.dumps({"type": "action", "id": 1, **d})
+        ),
+    )
+)
+def test_every_bot_message_is_validated_without_an_exception(text: str) -> None:
+    parsed = parse_bot(text)
+    assert isinstance(parsed, str | Ready | ActionMessage | LogMessage | Ping)
+    if isinstance(parsed, str):
+        assert "\n" not in parsed and len(parsed) < 200

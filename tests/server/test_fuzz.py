@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 
 from stichwerk.server.app import api_router, create_app, page_router
 from stichwerk.server.botsockets import router as bots_router
+from stichwerk.server.jsonsafe import loads
 from stichwerk.server.ratings import router as ratings_router
 from stichwerk.server.sheets import sheet_api, sheet_pages
 from stichwerk.web import TEMPLATES
-from stichwerk.server.jsonsafe import loads
 from tests.server.helpers import ORIGIN, make_settings, new_table, play_until, receive_until
 
 FUZZ = settings(
