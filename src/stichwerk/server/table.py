@@ -714,7 +714,8 @@ class TableActor:
         self._asked = Asked(self.version, seat, rid, conn)
         conn.send(frame("act", id=rid, view=state.view(seat)))
         loop = asyncio.get_running_loop()
-        self._timers = [t for t in self._timers if not t.cancelled()]
+        now = loop.time()
+        self._timers = [t for t in self._timers if not t.cancelled() and t.when() > now]
         self._timers.append(
             loop.call_later(self.ctx.bot_time_limit, self.post, BotTimeout(self.version, rid))
         )
