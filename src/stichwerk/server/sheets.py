@@ -30,7 +30,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import segno
 from fastapi import APIRouter, HTTPException, Query, Request, WebSocket
@@ -105,6 +105,9 @@ class Watcher:
     def send(self, text: str) -> None:
         self.latest = text
         self.wake.set()
+
+
+W = TypeVar("W", bound=Watcher)
 
 
 @dataclass(eq=False)
@@ -527,11 +530,22 @@ async def sheet_socket(websocket: WebSocket, token: str) -> None:
         return
     await websocket.accept()
     watcher = Watcher()
-    live.watchers.add(watcher)
     watcher.send(live.frame())
+    hello = json.dumps({"type": "hello", "role": role})
+    await serve_watcher(websocket, watcher, live.watchers, hello)
+
+
+async def serve_watcher(
+    websocket: WebSocket, watcher: W, watchers: set[W], hello: str | None = None
+) -> None:
+    """Keep an accepted page's websocket: it gets ``hello`` (if any), then the newest frame
+    ``watcher`` holds whenever it changes, while it is one of ``watchers``. What the page sends
+    is read only to notice its leaving: a message over the limit, or a flood, closes it."""
+    watchers.add(watcher)
 
     async def pump() -> None:
-        await websocket.send_text(json.dumps({"type": "hello", "role": role}))
+        if hello is not None:
+            await websocket.send_text(hello)
         while not watcher.closed:
             await watcher.wake.wait()
             watcher.wake.clear()
@@ -553,7 +567,7 @@ async def sheet_socket(websocket: WebSocket, token: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        live.watchers.discard(watcher)
+        watchers.discard(watcher)
         watcher.closed = True
         watcher.wake.set()
         sender.cancel()

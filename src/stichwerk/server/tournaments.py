@@ -31,17 +31,16 @@ from typing import TYPE_CHECKING, Any
 import segno
 from fastapi import APIRouter, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import game_names
 from stichwerk.server import auth
 from stichwerk.server.bots import available_bots
 from stichwerk.server.gate import LARGE_BODIES
-from stichwerk.server.ratelimit import KeyedLimiter, TokenBucket
+from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.security import origin_allowed
 from stichwerk.server.series import TableSeries
-from stichwerk.server.sheets import SheetHub, Watcher, _json_body
+from stichwerk.server.sheets import SheetHub, Watcher, _json_body, serve_watcher
 from stichwerk.storage.db import Database
 from stichwerk.storage.repo import SeatTaken
 from stichwerk.storage.tournaments import (
@@ -846,43 +845,12 @@ async def tournament_socket(websocket: WebSocket, token: str) -> None:
     await websocket.accept()
     live = hub.live(data.id)
     page = _Page(director=director)
-    live.pages.add(page)
+    live.pages.add(page)  # before the state is read: no change slips between
     state = await hub.state(data, director)
     page.send(
         json.dumps({"type": "tournament", "seq": data.seq, "state": state}, ensure_ascii=False)
     )
-
-    async def pump() -> None:
-        while not page.closed:
-            await page.wake.wait()
-            page.wake.clear()
-            text, page.latest = page.latest, None
-            if text is not None and not page.closed:
-                await websocket.send_text(text)
-
-    sender = asyncio.create_task(pump())
-    bucket = TokenBucket(5.0, 20.0)
-    try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text") or ""
-            if len(text) > WS_MESSAGE_LIMIT or not bucket.take():
-                await websocket.close(code=1008)
-                break
-    except WebSocketDisconnect:
-        pass
-    finally:
-        live.pages.discard(page)
-        page.closed = True
-        page.wake.set()
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
-        if websocket.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):
-                await websocket.close()
+    await serve_watcher(websocket, page, live.pages)
 
 
 # -- pages --------------------------------------------------------------------------------------
