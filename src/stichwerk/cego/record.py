@@ -73,8 +73,7 @@ def new_deal(
     if not 0 <= dealer < seats:
         raise RecordError(f"dealer must be a seat from 0 to {seats - 1}")
     _check_deal_type(rules, deal_type)
-    removed = C.REMOVED_FOR_THREE if dealt_in == 3 else 0
-    deck = shuffled([c for c in range(54) if not removed & (1 << c)], seed)
+    deck = shuffled(_DECK_OF[dealt_in], seed)
     n_blind = blind_size(dealt_in)
     n_hand = hand_size(dealt_in)
     blind = _mask(deck[:n_blind])
@@ -97,11 +96,16 @@ def new_deal(
     )
 
 
+_DECK_OF = {
+    players: [c for c in range(54) if not (players == 3 and C.REMOVED_FOR_THREE >> c & 1)]
+    for players in (3, 4)
+}
+"""The cards dealt with three or four players, in id order (before the shuffle)."""
+_BIT = tuple(1 << c for c in range(54))
+
+
 def _mask(cards: list[int]) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
+    return sum([_BIT[c] for c in cards])
 
 
 def deal_from_record(record: Mapping[str, Any]) -> CegoState:
