@@ -1,17 +1,38 @@
 """Server settings, read once from the environment (``STICHWERK_*``)."""
 
+import math
 import os
 from dataclasses import dataclass
 
 
+class SettingError(ValueError):
+    """A ``STICHWERK_*`` variable that cannot be read; the message is one line."""
+
+
 def _env_float(name: str, default: float) -> float:
     raw = os.environ.get(name)
-    return default if raw in (None, "") else float(raw)
+    if raw in (None, ""):
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingError(f"{name} must be a number, not {raw!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise SettingError(f"{name} must be a finite number of at least 0, not {raw!r}")
+    return value
 
 
 def _env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
-    return default if raw in (None, "") else int(raw)
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < 0:
+        raise SettingError(f"{name} must be at least 0, not {raw!r}")
+    return value
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -40,7 +61,11 @@ class Settings:
     ws_max_message: int = 4096
     """Bytes of one client message."""
     login_rate: float = 0.5
-    """Login, register and guest requests per second per address (burst 10)."""
+    """Login, register, guest and password requests per second per address (burst 10)."""
+    write_rate: float = 20.0
+    """Other writes to the API (POST, PUT) per second per address (burst 60)."""
+    max_body: int = 16384
+    """Bytes of one request body (every body the API takes is small JSON)."""
     min_time_limit: int = 5
     """Seconds: the smallest away limit a table may set."""
 
@@ -59,5 +84,7 @@ class Settings:
             ws_rate=_env_float("STICHWERK_WS_RATE", 10.0),
             ws_burst=_env_float("STICHWERK_WS_BURST", 30.0),
             login_rate=_env_float("STICHWERK_LOGIN_RATE", 0.5),
+            write_rate=_env_float("STICHWERK_WRITE_RATE", 20.0),
+            max_body=_env_int("STICHWERK_MAX_BODY", 16384),
             min_time_limit=_env_int("STICHWERK_MIN_TIME_LIMIT", 5),
         )

@@ -11,6 +11,9 @@ are no locks and the order of events is the order of the log. For an action the 
 
 So a refused action changes nothing, an acknowledged one is on disk, and what a seat sees is
 exactly what the engine's view gives that seat — the actor never serialises the state itself.
+Someone connecting or leaving changes only who is present: the newcomer gets the state, everyone
+else a small ``presence`` frame (seats' connections, stand-in bots, how many watch), at most one
+a second per table, so a churning audience cannot flood the players with state frames.
 A human seat whose person has been away longer than the table's time limit is played by the
 table's stand-in bot until the person returns.
 """
@@ -18,7 +21,6 @@ table's stand-in bot until the person returns.
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import secrets
 import time
@@ -31,10 +33,11 @@ from stichwerk.core.errors import IllegalAction, StichwerkError
 from stichwerk.core.state import GameState
 from stichwerk.games import get_game
 from stichwerk.server.bots import BotRunner
+from stichwerk.server.jsonsafe import dumps
 from stichwerk.server.protocol import Act, error_frame, frame
 from stichwerk.server.series import TableSeries
 from stichwerk.storage.eventlog import EventWriter
-from stichwerk.storage.repo import DealInfo, NewEvent, Repo, TableInfo
+from stichwerk.storage.repo import DealInfo, NewEvent, Repo, TableInfo, new_public_id
 
 log = logging.getLogger("stichwerk.table")
 
@@ -44,6 +47,8 @@ DEFAULT_STAND_IN = "random"
 ACTIONS_PER_DEAL = 1000
 """Versions are ``deal number * 1000 + actions``: the same state has the same version after a
 restart, so a client's stale action is still recognised as stale."""
+PRESENCE_EVERY = 1.0
+"""Seconds between two presence frames of a table (changes in between are sent together)."""
 
 _conn_ids = itertools.count(1)
 
@@ -55,9 +60,17 @@ class Conn:
     a slow client never holds up a table. ``None`` in the outbox asks the writer to close.
     """
 
-    def __init__(self, user_id: int | None, username: str | None, seat: int | None) -> None:
+    def __init__(
+        self,
+        user_id: int | None,
+        username: str | None,
+        seat: int | None,
+        session: str | None = None,
+    ) -> None:
         self.id = next(_conn_ids)
         self.user_id = user_id
+        self.session = session
+        """The id of the login this connection came with (checked on every message)."""
         self.username = username
         self.seat = seat
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
@@ -139,6 +152,11 @@ class NewDeal:
     """Internal: deal the next deal of the series, if it is still due."""
 
 
+@dataclass
+class PresenceDue:
+    """Internal: the pause between presence frames is over; send what changed."""
+
+
 Command = (
     Join
     | Leave
@@ -150,6 +168,7 @@ Command = (
     | BotMove
     | Wake
     | NewDeal
+    | PresenceDue
 )
 
 
@@ -178,9 +197,12 @@ class TableActor:
             info.series_length,
             info.closing_rounds,
             info.first_dealer,
+            info.list_rules,
         )
         self.state: GameState | None = None
         self.deal_id: int | None = None
+        self.deal_public_id: str | None = None
+        """The deal's id in frames (random); ``deal_id`` never leaves the server."""
         self.deal_number = -1
         self.deal_dealer = 0
         self.deal_finished_at: float | None = None
@@ -198,6 +220,9 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._timers: list[asyncio.TimerHandle] = []
         self._bot_tasks: set[asyncio.Task[None]] = set()
+        self._presence_sent = ""
+        self._presence_at = -PRESENCE_EVERY
+        self._presence_pending = False
         self.booted = asyncio.Event()
         self.failed = False
         """Recovery failed: the table cannot be served (the log says why)."""
@@ -282,6 +307,7 @@ class TableActor:
             state.apply(Action.from_json(raw))
         self.state = state
         self.deal_id = deal.id
+        self.deal_public_id = deal.public_id
         self.deal_number = deal.number
         self.deal_dealer = int(deal.record.get("dealer", 0))
         self.version = self.deal_number * ACTIONS_PER_DEAL + len(deal.actions) + 1
@@ -314,7 +340,12 @@ class TableActor:
             case BotMove(version, seat, action, error):
                 await self._bot_move(version, seat, action, error)
             case Wake():
-                self._broadcast()
+                # An away seat's time ran out: its stand-in bot takes over (who plays it is
+                # presence; the bot's move brings the state).
+                self._presence_changed()
+            case PresenceDue():
+                self._presence_pending = False
+                self._presence_changed()
             case NewDeal():
                 self._deal_pending = False
                 if self._deal_due():
@@ -328,7 +359,8 @@ class TableActor:
             self.seated[conn.seat].add(conn)
             self.away_since.pop(conn.seat, None)
         conn.send(self._welcome(conn))
-        self._broadcast()
+        conn.send(self._state_frame(conn.seat))
+        self._presence_changed()
 
     def _leave(self, conn: Conn) -> None:
         self.spectators.discard(conn)
@@ -337,7 +369,7 @@ class TableActor:
             if not self.seated[conn.seat] and self._is_human(conn.seat):
                 self.away_since[conn.seat] = time.monotonic()
                 self._wake_in(self.info.time_limit)
-        self._broadcast()
+        self._presence_changed()
         if self.connections == 0:
             self.ctx.on_idle(self.info.id)
 
@@ -479,9 +511,13 @@ class TableActor:
         )
         record = {k: v for k, v in state.to_record().items() if k not in ("actions", "result")}
         number = self.deal_number + 1
-        deal_id = await asyncio.to_thread(self.ctx.repo.create_deal, self.info.id, number, record)
+        public_id = new_public_id()
+        deal_id = await asyncio.to_thread(
+            self.ctx.repo.create_deal, self.info.id, number, record, public_id
+        )
         self.state = state
         self.deal_id = deal_id
+        self.deal_public_id = public_id
         self.deal_number = number
         self.deal_dealer = int(args["dealer"])
         self.deal_finished_at = None
@@ -617,9 +653,14 @@ class TableActor:
             status=self.info.status,
             phase=self._phase(),
             deal=None
-            if self.deal_id is None
-            else {"id": self.deal_id, "number": self.deal_number, "dealer": self.deal_dealer},
+            if self.deal_public_id is None
+            else {
+                "id": self.deal_public_id,
+                "number": self.deal_number,
+                "dealer": self.deal_dealer,
+            },
             seats=self._seats_json(),
+            spectators=len(self.spectators),
             sheet=self.series.to_json(),
         )
         return text[:-1]
@@ -628,16 +669,43 @@ class TableActor:
         """A state frame for ``seat``: the common part, then that seat's view of the deal."""
         state = self.state
         view = None if state is None else state.view(seat)
-        return (
-            (common or self._common())
-            + ',"you":'
-            + json.dumps(seat)
-            + ',"view":'
-            + json.dumps(view, ensure_ascii=False, separators=(",", ":"))
-            + "}"
-        )
+        return (common or self._common()) + ',"you":' + dumps(seat) + ',"view":' + dumps(view) + "}"
+
+    def _presence(self) -> str:
+        """Who is here: each seat's connection and stand-in bot, and how many watch."""
+        seats = [
+            {
+                "seat": s.seat,
+                "connected": bool(self.seated[s.seat]),
+                "bot_playing": s.kind == "human" and self._bot_controls(s.seat),
+            }
+            for s in self.info.seat_list
+        ]
+        return frame("presence", seats=seats, spectators=len(self.spectators))
+
+    def _presence_changed(self) -> None:
+        """Send a presence frame to every connection if presence changed, at most one per
+        ``PRESENCE_EVERY`` seconds (a change within the pause goes out when it ends)."""
+        if self._presence_pending:
+            return
+        text = self._presence()
+        if text == self._presence_sent:
+            return
+        wait = self._presence_at + PRESENCE_EVERY - time.monotonic()
+        if wait > 0:
+            self._presence_pending = True
+            loop = asyncio.get_running_loop()
+            self._timers = [t for t in self._timers if not t.cancelled()]
+            self._timers.append(loop.call_later(wait, self.post, PresenceDue()))
+            return
+        self._presence_sent = text
+        self._presence_at = time.monotonic()
+        for conn in [*self.spectators, *itertools.chain(*self.seated.values())]:
+            conn.send(text)
 
     def _broadcast(self) -> None:
+        # Every state frame carries who is present, so presence is news only against it.
+        self._presence_sent = self._presence()
         common = self._common()
         for seat, conns in self.seated.items():
             if conns:

@@ -18,6 +18,13 @@ async function refresh() {
   catalogue = await api("/api/games");
   const lists = await api("/api/tables");
   root.replaceChildren(
+    // The score sheet for a game with real cards needs no account.
+    el("p", { class: "panel sheet-link" }, [el("a", { href: "/s/new", id: "sheet-link", text: t("sheet.app_name") }), ` – ${t("sheet.lobby_link")}`]),
+    // A tournament and the ranking lists need no account either.
+    el("p", { class: "panel tournament-link" }, [
+      el("a", { href: "/tournaments/new", id: "tournament-link", text: t("tournament.app_name") }), ` – ${t("tournament.lobby_link")} · `,
+      el("a", { href: "/rankings", id: "rankings-link", text: t("rankings.title") }),
+    ]),
     accountPanel(),
     me ? createPanel() : el("p", { class: "note", text: t("lobby.login_first") }),
     tableList(t("lobby.mine"), lists.mine, "mine"),
@@ -31,7 +38,14 @@ function accountPanel() {
     return el("section", { class: "panel account" }, [
       el("span", { id: "whoami", text: t("auth.hello", { name: me.username }) + (me.guest ? ` (${t("auth.guest_note")})` : "") }),
       " ",
-      el("button", { type: "button", text: t("auth.logout"), onclick: () => call("/api/logout", {}) }),
+      el("button", { type: "button", id: "logout", text: t("auth.logout"), onclick: () => call("/api/logout", {}) }),
+      " ",
+      // Ends this account's sessions on every device (a lost phone, a shared computer).
+      el("button", {
+        type: "button", id: "logout-all", title: t("auth.logout_all_title"), text: t("auth.logout_all"),
+        onclick: () => call("/api/logout_everywhere", {}),
+      }),
+      me.guest ? null : passwordForm(),
     ]);
   }
   const user = el("input", { name: "username", autocomplete: "username", required: true, "aria-label": t("auth.username"), placeholder: t("auth.username") });
@@ -45,6 +59,29 @@ function accountPanel() {
     ]),
     el("button", { type: "button", class: "primary", id: "guest", text: t("auth.guest"), onclick: () => call("/api/guest", {}) }),
   ]);
+}
+
+/** A new password; the server ends every other login of the account. */
+function passwordForm() {
+  const old = el("input", { type: "password", id: "old-password", autocomplete: "current-password", required: true, "aria-label": t("auth.old_password"), placeholder: t("auth.old_password") });
+  const fresh = el("input", { type: "password", id: "new-password", autocomplete: "new-password", required: true, minlength: 8, "aria-label": t("auth.new_password"), placeholder: t("auth.new_password") });
+  const form = el("form", { class: "login", id: "password-form" }, [
+    old, fresh, el("button", { type: "submit", text: t("auth.change_password") }),
+  ]);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await api("/api/password", {
+        old_password: /** @type {HTMLInputElement} */ (old).value,
+        new_password: /** @type {HTMLInputElement} */ (fresh).value,
+      });
+      toast(t("auth.password_changed"));
+      await refresh();
+    } catch (error) {
+      toast(/** @type {Error} */ (error).message);
+    }
+  });
+  return el("details", { class: "password" }, [el("summary", { text: t("auth.change_password") }), form]);
 }
 
 /** @param {string} path @param {any} body */
