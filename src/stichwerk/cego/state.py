@@ -17,6 +17,7 @@ defender. ``order`` lists the seats dealt in, Vorhand (the seat after the dealer
 
 import copy
 from collections.abc import Sequence
+from itertools import combinations
 from operator import attrgetter
 from typing import Any, Self
 
@@ -135,20 +136,33 @@ def _cards_action(key: int) -> Action:
     return action
 
 
-_PLAY_LISTS: list[tuple[tuple[tuple[Action, ...], ...], ...] | None] = [None] * 5
-
-
-def _play_lists(seat: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
-    """The play actions of ``seat`` by slices of a hand, cut at the suits: T1-T11 and T12-T22
-    (11 bits each), then each colour (8 bits). Listing a seat's legal cards is one lookup when
-    they are of one colour, two when they are trumps, six for a whole hand (built once per
-    seat)."""
-    row = _PLAY[seat]
-    lists = tuple(
+def _slice_lists(row: Sequence[Action]) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """A row of 54 actions, one per card, by slices of a hand cut at the suits: T1-T11 and
+    T12-T22 (11 bits each), then each colour (8 bits). Listing the actions of a set of cards is
+    one lookup when they are of one colour, two when they are trumps, six for a whole hand."""
+    return tuple(
         tuple(tuple(row[start + i] for i in range(width) if v >> i & 1) for v in range(1 << width))
         for start, width in _SLICES
     )
-    _PLAY_LISTS[seat] = lists
+
+
+def _listed(lists: tuple[tuple[tuple[Action, ...], ...], ...], mask: Bits) -> list[Action]:
+    """The actions of ``_slice_lists`` for the cards of ``mask``, in id order."""
+    t0, t1, cs, ss, hs, ds = lists
+    return [*t0[mask & 2047], *t1[mask >> 11 & 2047], *cs[mask >> 22 & 255],
+            *ss[mask >> 30 & 255], *hs[mask >> 38 & 255], *ds[mask >> 46]]  # fmt: skip
+
+
+_ONE_CARD_LISTS: dict[tuple[int, int], tuple[tuple[tuple[Action, ...], ...], ...]] = {}
+
+
+def _one_card_lists(seat: int, act: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """``_slice_lists`` of a seat's exchange act that names one card (keep one, press one),
+    made on first use."""
+    lists = _ONE_CARD_LISTS.get((seat, act))
+    if lists is None:
+        row = [_cards_action(_cards_key(seat, act, 1 << c)) for c in range(54)]
+        lists = _ONE_CARD_LISTS[seat, act] = _slice_lists(row)
     return lists
 
 
@@ -156,6 +170,15 @@ _SLICES = ((0, 11), (11, 11), (22, 8), (30, 8), (38, 8), (46, 8))
 """(first card, width) of each slice of ``_play_lists``."""
 _SHIFT = (22, 30, 38, 46)
 """The first card of each colour."""
+_PLAY_LISTS = tuple(_slice_lists(row) for row in _PLAY)
+_TRUMP_LISTS = tuple((t0, t1) for t0, t1, *_ in _PLAY_LISTS)
+"""Per seat: the play actions of the low and the high trumps, by 11-bit slice."""
+_FOLLOW = tuple(
+    tuple((lists[2 + suit], SUIT_MASK[suit], _SHIFT[suit]) for suit in range(4))
+    for lists in _PLAY_LISTS
+)
+"""Per seat and colour: the play actions of that colour by 8-bit slice, the colour's cards, and
+the shift that brings them down (following a colour is one lookup)."""
 
 
 def _names(mask: Bits) -> str:
@@ -267,6 +290,7 @@ class CegoState:
         "_exchange_step",
         "_gegensolo",
         "_holder",
+        "_last",
         "_last_winner",
         "_level",
         "_mask",
@@ -345,6 +369,7 @@ class CegoState:
         self._mask = -1
         players = len(order)
         self._n = players
+        self._last = hand_size(players)
         self._special = 0
         self._watch = False
         self.is_over = False
@@ -604,27 +629,28 @@ class CegoState:
             return []
         phase = self.phase
         if phase == PLAY:
-            t0, t1, cs, ss, hs, ds = _PLAY_LISTS[seat] or _play_lists(seat)
             trick = self._trick
-            if self.trick_no >= self._special and trick:
-                # The plain rule (as ``_legal_mask``), listed by the slices it can touch.
+            if trick and self.trick_no >= self._special:
+                # The plain rule (as ``_legal_mask``): follow the colour led, else trump.
                 hand = self.hands[seat]
                 led = SUIT_OF[trick[0][1]]
-                mask = hand & SUIT_MASK[led]
-                if mask and led != TRUMP:
-                    self._mask = mask
-                    return [*(cs, ss, hs, ds)[led][mask >> _SHIFT[led]]]
-                mask = mask or hand & TRUMPS
+                if led != TRUMP:
+                    lists, cards, shift = _FOLLOW[seat][led]
+                    mask = hand & cards
+                    if mask:
+                        self._mask = mask
+                        return [*lists[mask >> shift]]
+                mask = hand & TRUMPS
                 if mask:
                     self._mask = mask
+                    t0, t1 = _TRUMP_LISTS[seat]
                     return [*t0[mask & 2047], *t1[mask >> 11]]
                 mask = self._mask = hand
             else:
                 mask = self._mask
                 if mask < 0:
                     mask = self._mask = self._legal_mask()
-            out = [*t0[mask & 2047], *t1[mask >> 11 & 2047], *cs[mask >> 22 & 255],
-                   *ss[mask >> 30 & 255], *hs[mask >> 38 & 255], *ds[mask >> 46]]  # fmt: skip
+            out = _listed(_PLAY_LISTS[seat], mask)
             if not trick and not self.trick_no and seat == self.declarer:
                 out.extend(self._pre_lead_actions(seat))
             return out
@@ -686,15 +712,18 @@ class CegoState:
             base = _cards_key(seat, LAY_OUT, 0)
             keys = [base | o for o in self._lay_out_options(hand, ex.lay_out_kind)]
         elif step == "keep":
-            base = _cards_key(seat, KEEP, 0)
-            pool = [1 << c for c in bits_list(hand & ~self.laid_out)]
+            pool = hand & ~self.laid_out
             if ex.keep == 1:
-                keys = [base | a for a in pool]
-            else:
-                keys = [base | a | b for i, a in enumerate(pool) for b in pool[i + 1 :]]
+                out = _listed(_one_card_lists(seat, KEEP), pool)
+                out.extend(self._pre_lead_actions(seat))
+                return out
+            base = _cards_key(seat, KEEP, 0)
+            ones = [1 << c for c in bits_list(pool)]
+            keys = [base | a | b for a, b in combinations(ones, 2)]
         elif step == "press":
-            base = _cards_key(seat, PRESS, 0)
-            keys = [base | 1 << c for c in bits_list(self._press_pool())]
+            out = _listed(_one_card_lists(seat, PRESS), self._press_pool())
+            out.extend(self._pre_lead_actions(seat))
+            return out
         else:
             keys = []
         out = [get(k) or _cards_action(k) for k in keys]
@@ -1195,7 +1224,7 @@ class CegoState:
         self._last_winner = winner
         self._trick = []
         trick_no = self.trick_no = self.trick_no + 1
-        if (self._watch and self._decided()) or trick_no == (13 if self._n == 3 else 11):
+        if trick_no == self._last or (self._watch and self._decided()):
             self._finish()
             return
         if trick_no < self.forced_leads:
@@ -1520,5 +1549,20 @@ def _clone_kinds(state: CegoState) -> list[Any]:
     return _CLONE_KINDS
 
 
+def _codes_down(start: int, width: int) -> tuple[tuple[str, ...], ...]:
+    """For each ``width``-bit slice from card ``start``: its cards' codes, highest id first."""
+    return tuple(
+        tuple(CODES[start + i] for i in reversed(range(width)) if v >> i & 1)
+        for v in range(1 << width)
+    )
+
+
+_DOWN = tuple(_codes_down(start, width) for start, width in _SLICES)
+
+
 def _sorted_codes(mask: Bits) -> list[str]:
-    return [CODES[c] for c in sorted(bits_list(mask), key=C.sort_key)]
+    """The codes of ``mask`` in display order (``cards.sort_key``: trumps high to low, then
+    each colour high to low; a higher id is the higher card), by six table lookups."""
+    t0, t1, cs, ss, hs, ds = _DOWN
+    return [*t1[mask >> 11 & 2047], *t0[mask & 2047], *cs[mask >> 22 & 255],
+            *ss[mask >> 30 & 255], *hs[mask >> 38 & 255], *ds[mask >> 46]]  # fmt: skip
