@@ -74,17 +74,11 @@ def new_deal(
         raise RecordError(f"dealer must be a seat from 0 to {seats - 1}")
     _check_deal_type(rules, deal_type)
     deck = shuffled(_DECK_OF[dealt_in], seed)
-    n_blind = blind_size(dealt_in)
-    n_hand = hand_size(dealt_in)
-    blind = _mask(deck[:n_blind])
+    bit = _BIT.__getitem__
+    blind, *dealt = [sum(map(bit, deck[start:end])) for start, end in _CUTS[dealt_in]]
     hands = [0] * seats
-    if seats == 5:
-        order = [(dealer + i) % 5 for i in range(1, 5)]
-    else:
-        order = [(dealer + i) % seats for i in range(1, seats + 1)]
-    for k, seat in enumerate(order):
-        start = n_blind + k * n_hand
-        hands[seat] = _mask(deck[start : start + n_hand])
+    for k in range(dealt_in):
+        hands[(dealer + 1 + k) % seats] = dealt[k]
     return CegoState(
         rules,
         profile=profile,
@@ -102,10 +96,18 @@ _DECK_OF = {
 }
 """The cards dealt with three or four players, in id order (before the shuffle)."""
 _BIT = tuple(1 << c for c in range(54))
-
-
-def _mask(cards: list[int]) -> int:
-    return sum([_BIT[c] for c in cards])
+_CUTS = {
+    players: [(0, blind_size(players))]
+    + [
+        (
+            blind_size(players) + k * hand_size(players),
+            blind_size(players) + (k + 1) * hand_size(players),
+        )
+        for k in range(players)
+    ]
+    for players in (3, 4)
+}
+"""Where the shuffled deck is cut: the blind first, then a hand for each seat from Vorhand on."""
 
 
 def deal_from_record(record: Mapping[str, Any]) -> CegoState:

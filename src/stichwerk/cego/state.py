@@ -48,12 +48,12 @@ _RULE_CARDS = (C.T22, C.T21, C.T1)
 _PLAY: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(seat, "play", card=CODES[c]) for c in range(54)) for seat in range(5)
 )
-_PLAYED: dict[int, tuple[int, int, int, tuple[int, int]]] = {
-    id(action): (seat, card, 1 << card, (seat, card))
+_PLAYED: dict[int, tuple[int, int, tuple[int, int]]] = {
+    id(action): (seat, 1 << card, (seat, card))
     for seat, row in enumerate(_PLAY)
     for card, action in enumerate(row)
 }
-"""Seat, card, the card's bit and the trick's entry of each cached play action, by identity:
+"""Seat, the card's bit and the trick's entry of each cached play action, by identity:
 ``apply`` knows one of its own actions by one lookup (an equal action made elsewhere takes the
 full check instead)."""
 _SAY: dict[tuple[int, str], Action] = {
@@ -630,21 +630,23 @@ class CegoState:
         phase = self.phase
         if phase == PLAY:
             trick = self._trick
-            if trick and self.trick_no >= self._special:
-                # The plain rule (as ``_legal_mask``): follow the colour led, else trump.
+            if self.trick_no >= self._special:
+                # The plain rule (as ``_legal_mask``): any card to lead; to follow, the colour
+                # led, else a trump, else any card.
                 hand = self.hands[seat]
-                led = SUIT_OF[trick[0][1]]
-                if led != TRUMP:
-                    lists, cards, shift = _FOLLOW[seat][led]
-                    mask = hand & cards
+                if trick:
+                    led = SUIT_OF[trick[0][1]]
+                    if led != TRUMP:
+                        lists, cards, shift = _FOLLOW[seat][led]
+                        mask = hand & cards
+                        if mask:
+                            self._mask = mask
+                            return [*lists[mask >> shift]]
+                    mask = hand & TRUMPS
                     if mask:
                         self._mask = mask
-                        return [*lists[mask >> shift]]
-                mask = hand & TRUMPS
-                if mask:
-                    self._mask = mask
-                    t0, t1 = _TRUMP_LISTS[seat]
-                    return [*t0[mask & 2047], *t1[mask >> 11]]
+                        t0, t1 = _TRUMP_LISTS[seat]
+                        return [*t0[mask & 2047], *t1[mask >> 11]]
                 mask = self._mask = hand
             else:
                 mask = self._mask
@@ -1021,7 +1023,7 @@ class CegoState:
         # the full check below, which names the rule it breaks.
         played = _PLAYED.get(id(action))
         if played is not None:
-            seat, _card, bit, entry = played
+            seat, bit, entry = played
             if seat == self.to_act_seat:
                 legal = self._mask
                 if legal < 0:
@@ -1221,17 +1223,13 @@ class CegoState:
         self.piles[winner] |= pile
         self.tricks_won[winner] += 1
         self.last_trick = (tuple(trick), winner)
-        self._last_winner = winner
+        self._last_winner = self.leader = self.to_act_seat = winner
         self._trick = []
         trick_no = self.trick_no = self.trick_no + 1
         if trick_no == self._last or (self._watch and self._decided()):
             self._finish()
-            return
-        if trick_no < self.forced_leads:
-            assert self.declarer is not None
-            winner = self.declarer
-        self.leader = winner
-        self.to_act_seat = winner
+        elif trick_no < self.forced_leads:
+            self.leader = self.to_act_seat = self.declarer
 
     def _trick_winner(self, trick: list[tuple[int, int]], cards: Bits | None = None) -> int:
         """Highest trump, else the highest card of the suit led; a card that may never win is
