@@ -16,7 +16,7 @@ defender. ``order`` lists the seats dealt in, Vorhand (the seat after the dealer
 """
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import reduce
 from itertools import combinations
 from operator import or_
@@ -29,6 +29,7 @@ from stichwerk.cego.contracts import EXCHANGES, FIXED, OWN_HAND
 from stichwerk.cego.profiles import Rules
 from stichwerk.core.action import Action
 from stichwerk.core.bits import Bits, bits_list, highest, lowest
+from stichwerk.core.clone import clone_function
 from stichwerk.core.errors import CardError, IllegalAction
 
 SOLO, GEGENSOLO, SPECIAL, AUCTION, RAEUBER, EXCHANGE, PLAY, OVER = (
@@ -478,8 +479,9 @@ class CegoState:
 
     def clone(self) -> Self:
         """An independent copy (lists copied, immutable parts shared)."""
-        clone = _CLONE[0] if _CLONE else _write_clone(self)
-        return clone(self)  # type: ignore[no-any-return]
+        if not _CLONE:
+            _CLONE.append(clone_function(self))
+        return _CLONE[0](self)  # type: ignore[return-value]
 
     # ---------------------------------------------------------- rounds of speech
 
@@ -1531,22 +1533,7 @@ class CegoState:
         return record
 
 
-_CLONE: list[Any] = []
-
-
-def _write_clone(state: CegoState) -> Any:
-    """The body of ``clone``, written out once for the slots (as ``dataclasses`` writes its
-    methods): one assignment per slot, a copy for the lists (which are always lists) and the
-    options, so that a clone is a few hundred bytecodes rather than a loop of ``setattr``."""
-    lines = ["def clone(self):", "    other = new(type(self))"]
-    for name in state.__slots__:
-        copied = isinstance(getattr(state, name), list) or name == "options"
-        lines.append(f"    other.{name} = self.{name}{'.copy()' if copied else ''}")
-    lines.append("    return other")
-    space: dict[str, Any] = {"new": object.__new__}
-    exec("\n".join(lines), space)  # the text is made here from the slot names
-    _CLONE[:] = [space["clone"]]
-    return space["clone"]
+_CLONE: list[Callable[[CegoState], CegoState]] = []
 
 
 def _codes_down(start: int, width: int) -> tuple[tuple[str, ...], ...]:
