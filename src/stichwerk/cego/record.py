@@ -74,11 +74,16 @@ def new_deal(
         raise RecordError(f"dealer must be a seat from 0 to {seats - 1}")
     _check_deal_type(rules, deal_type)
     deck = shuffled(_DECK_OF[dealt_in], seed)
-    bit = _BIT.__getitem__
-    blind, *dealt = [sum(map(bit, deck[start:end])) for start, end in _CUTS[dealt_in]]
+    masks = []
+    for start, end in _CUTS[dealt_in]:
+        mask = 0
+        for card in deck[start:end]:
+            mask |= _BIT[card]
+        masks.append(mask)
+    blind = masks[0]
     hands = [0] * seats
     for k in range(dealt_in):
-        hands[(dealer + 1 + k) % seats] = dealt[k]
+        hands[(dealer + 1 + k) % seats] = masks[k + 1]
     return CegoState(
         rules,
         profile=profile,

@@ -17,9 +17,7 @@ defender. ``order`` lists the seats dealt in, Vorhand (the seat after the dealer
 
 import copy
 from collections.abc import Callable, Sequence
-from functools import reduce
 from itertools import combinations
-from operator import or_
 from typing import Any, Self
 
 from stichwerk.cego import cards as C
@@ -1293,7 +1291,10 @@ class CegoState:
         if self.contract in ("solo", "soli-ulti"):
             extra |= self.blind
         mine = self.piles[declarer]
-        theirs = reduce(or_, self.piles) & ~mine
+        theirs = 0
+        for pile in self.piles:
+            theirs |= pile
+        theirs &= ~mine
         if self.tricks_won[declarer]:
             mine |= extra
         else:
