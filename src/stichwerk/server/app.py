@@ -29,20 +29,26 @@ from stichwerk.core.errors import StichwerkError
 from stichwerk.games import game_names, get_game
 from stichwerk.server import auth, errors
 from stichwerk.server.access import DealId, TableId, may_watch, visible_deal, visible_table
-from stichwerk.server.bots import BotRunner, available_bots
+from stichwerk.server.bots import BotRunner
+from stichwerk.server.botsockets import BotSockets, bot_socket
+from stichwerk.server.botsockets import router as bots_router
 from stichwerk.server.config import Settings
 from stichwerk.server.gate import Gate, client_key
 from stichwerk.server.hub import Hub
 from stichwerk.server.jsonsafe import StrictJSONRoute
 from stichwerk.server.ratelimit import KeyedLimiter
+from stichwerk.server.ratings import RatingService
+from stichwerk.server.ratings import router as ratings_router
 from stichwerk.server.series import TableSeries
 from stichwerk.server.sessions import SESSION_DAYS, SessionBook
 from stichwerk.server.sheets import install as install_sheets
 from stichwerk.server.table import ActorContext, EditClosing
 from stichwerk.server.tournaments import install as install_tournaments
 from stichwerk.server.websocket import table_socket
+from stichwerk.storage.botaccounts import BotAccounts
 from stichwerk.storage.db import Database
 from stichwerk.storage.eventlog import EventWriter
+from stichwerk.storage.ratings import RatingStore
 from stichwerk.storage.repo import DealInfo, Repo, SeatTaken, TableInfo, UserInfo
 from stichwerk.web import LANGUAGES, STATIC, TEMPLATES, pick_language, texts
 
@@ -63,6 +69,8 @@ class Services:
     write_limiter: KeyedLimiter
     sessions: SessionBook
     templates: Jinja2Templates
+    ratings: RatingService
+    botsockets: BotSockets
 
 
 def services(request: Request | WebSocket) -> Services:
@@ -83,6 +91,17 @@ async def require_user(request: Request) -> UserInfo:
     if user is None:
         raise HTTPException(401, "log in or play as a guest first")
     return user
+
+
+async def require_user_or_bot(request: Request) -> UserInfo:
+    """The session's user, or the bot account of an ``Authorization: Bearer`` token (the
+    endpoints a bot hosted elsewhere may call: taking a seat with an invite); else 401."""
+    if request.headers.get("authorization"):
+        found = await services(request).botsockets.bot_of(request.headers)
+        if found is None:
+            raise HTTPException(401, "this bot token is not valid (revoked or replaced?)")
+        return found[0]
+    return await require_user(request)
 
 
 # -- request bodies ---------------------------------------------------------------------------
@@ -110,6 +129,9 @@ class SeatSpec(_Body):
     kind: Literal["human", "bot"]
     bot: Annotated[str, Field(max_length=40)] | None = None
     """A bot seat's bot; for a person's seat, the bot that stands in while they are away."""
+    account: Annotated[str, Field(max_length=64)] | None = None
+    """A person's seat given to one of the creator's bot accounts (it plays over the bot
+    websocket; ``bot`` stands in for it)."""
 
 
 class NewTable(_Body):
@@ -151,9 +173,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     db.migrate()
     repo = Repo(db)
     writer = EventWriter(repo)
-    bots = BotRunner(settings.bot_workers)
+    bots = BotRunner(settings.bot_workers, settings.external_bots)
     sessions = SessionBook(repo)
-    hub = Hub(ActorContext(repo, writer, bots, settings.bot_delay, on_idle=lambda _id: None), repo)
+    ratings = RatingService(RatingStore(db))
+    hub = Hub(
+        ActorContext(
+            repo,
+            writer,
+            bots,
+            settings.bot_delay,
+            on_idle=lambda _id: None,
+            on_deal_finished=ratings.ring,
+            bot_time_limit=settings.bot_time_limit,
+        ),
+        repo,
+    )
     templates = Jinja2Templates(directory=str(TEMPLATES))
     svc = Services(
         settings=settings,
@@ -166,6 +200,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         write_limiter=KeyedLimiter(settings.write_rate, 3 * settings.write_rate),
         sessions=sessions,
         templates=templates,
+        ratings=ratings,
+        botsockets=BotSockets(BotAccounts(db), settings.bot_connect_rate),
     )
 
     @contextlib.asynccontextmanager
@@ -180,6 +216,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sheets.close()
             writer.close()
             bots.close()
+            ratings.close()
             db.dispose()
 
     app = FastAPI(
@@ -206,10 +243,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     errors.install(app)
     app.include_router(api_router())
+    app.include_router(ratings_router())
+    app.include_router(bots_router())
     app.include_router(page_router())
     sheets = install_sheets(app, db, templates)
     install_tournaments(app, db, templates, sheets)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
+    app.add_api_websocket_route("/ws/bots/{table_id}", bot_socket)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 
@@ -382,7 +422,7 @@ def api_router() -> APIRouter:
         return {"user": _user_json(user)}
 
     @router.get("/games")
-    async def games() -> dict[str, Any]:
+    async def games(request: Request) -> dict[str, Any]:
         out = []
         for name in game_names():
             module = get_game(name)
@@ -397,7 +437,7 @@ def api_router() -> APIRouter:
                     "deal_types": list(module.deal_types),
                 }
             )
-        return {"games": out, "bots": available_bots()}
+        return {"games": out, "bots": services(request).bots.names()}
 
     @router.post("/tables")
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
@@ -408,12 +448,26 @@ def api_router() -> APIRouter:
         profile = body.profile or module.profiles[0]
         if profile not in module.profiles:
             raise HTTPException(400, f"unknown profile {profile!r} for {body.game}")
-        bots = available_bots()
+        bots = svc.bots.names()
         stand_in = "heuristic" if "heuristic" in bots else bots[0]
         seats: list[tuple[str, str | None]] = []
-        for spec in body.seats:
+        accounts: dict[int, int] = {}
+        for index, spec in enumerate(body.seats):
             if spec.bot is not None and spec.bot not in bots:
                 raise HTTPException(400, f"unknown bot {spec.bot!r} (known: {', '.join(bots)})")
+            if spec.bot is not None and not svc.bots.plays(spec.bot, body.game):
+                raise HTTPException(400, f"the bot {spec.bot!r} does not play {body.game}")
+            if spec.account is not None:
+                if spec.kind != "human" or index == body.creator_seat:
+                    raise HTTPException(400, "a bot account takes a person's seat of its own")
+                if user.is_guest:
+                    raise HTTPException(403, "only an account with a password can have bots")
+                mine = await asyncio.to_thread(svc.botsockets.accounts.owned, user.id, spec.account)
+                if mine is None:
+                    raise HTTPException(400, f"you have no bot called {spec.account!r}")
+                if mine.id in accounts.values():
+                    raise HTTPException(400, "a bot account takes one seat")
+                accounts[index] = mine.id
             seats.append((spec.kind, spec.bot or stand_in))
         creator = body.creator_seat
         if creator is not None and (creator >= len(seats) or seats[creator][0] != "human"):
@@ -456,6 +510,7 @@ def api_router() -> APIRouter:
             creator_seat=body.creator_seat,
             closing_rounds=closing,
             first_dealer=first_dealer,
+            accounts=accounts,
         )
         if not table.free_seats:
             # Nobody to wait for: the actor starts the first deal.
@@ -500,7 +555,7 @@ def api_router() -> APIRouter:
 
     @router.post("/tables/{table_id}/join")
     async def join(request: Request, table_id: TableId, body: JoinSeat) -> dict[str, Any]:
-        user = await require_user(request)
+        user = await require_user_or_bot(request)
         svc = services(request)
         info = await asyncio.to_thread(svc.repo.table, table_id)
         if info is None:
@@ -642,6 +697,10 @@ def page_router() -> APIRouter:
     @router.get("/t/{table_id}", response_class=HTMLResponse)
     async def table(request: Request, table_id: TableId) -> HTMLResponse:
         return await page(request, "table.html", table_id=table_id)
+
+    @router.get("/ratings", response_class=HTMLResponse)
+    async def leaderboards(request: Request) -> HTMLResponse:
+        return await page(request, "ratings.html")
 
     @router.get("/d/{deal_id}", response_class=HTMLResponse)
     async def replay(request: Request, deal_id: DealId) -> HTMLResponse:

@@ -15,6 +15,8 @@ In this order, each refusal the app's JSON error with one line:
 Every response, the refusals included, gets the security headers.
 """
 
+import re
+
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
@@ -27,9 +29,16 @@ from stichwerk.server.security import SECURITY_HEADERS, origin_allowed
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 ACCOUNT_PATHS = frozenset({"/api/login", "/api/register", "/api/guest", "/api/password"})
 """Writes that cost an Argon2 hash or make an account: the per-address login limit."""
-LARGE_BODIES: dict[str, int] = {"/api/sheets/import": 1 << 20}
-"""Paths whose body may be larger than ``max_body`` (a whole list to import), each with its
-own cap; the handler checks its exact limit."""
+LARGE_BODIES: dict[str, int] = {
+    r"/api/sheets/import": 1 << 20,
+    r"/api/tournaments/import": 16 << 20,
+    r"/api/tournaments/[^/]+/changes": 64 << 10,
+    r"/api/tournaments/[^/]+/history": 2 << 20,
+}
+"""Paths (regular expressions matched whole) whose body may be larger than ``max_body``: a
+whole list, a tournament's backup or a club's history to import, a director's registration of
+a hall of players. Each has its own cap; the handler checks its exact limit."""
+_LARGE = [(re.compile(pattern), cap) for pattern, cap in LARGE_BODIES.items()]
 
 
 def client_key(scope: Scope) -> str:
@@ -94,7 +103,9 @@ class Gate:
 
     def body_cap(self, scope: Scope) -> int:
         """The most bytes a request's body may hold."""
-        return max(self.settings.max_body, LARGE_BODIES.get(scope["path"], 0))
+        path = scope["path"]
+        large = (cap for pattern, cap in _LARGE if pattern.fullmatch(path))
+        return max(self.settings.max_body, next(large, 0))
 
     def refuse(self, scope: Scope) -> tuple[int, str] | None:
         """Why the request is refused before it reaches the app, if it is."""

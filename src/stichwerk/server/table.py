@@ -16,6 +16,12 @@ else a small ``presence`` frame (seats' connections, stand-in bots, how many wat
 a second per table, so a churning audience cannot flood the players with state frames.
 A human seat whose person has been away longer than the table's time limit is played by the
 table's stand-in bot until the person returns.
+
+A seat held by a *bot account* is played by a program over the bot websocket
+(``server/botsockets.py``): its connection gets no state frames, only the bot protocol's
+``hello`` (at each deal), ``act`` (its seat's view, when it must decide), ``error`` (an answer
+not taken) and ``bye``. An answer that is late (past ``bot_time_limit``), garbled or illegal
+loses that turn to the seat's stand-in bot, with one log line; the table never waits longer.
 """
 
 import asyncio
@@ -28,8 +34,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from stichwerk.bots.external import PROTOCOL as BOT_PROTOCOL
+from stichwerk.bots.external import chosen_action
 from stichwerk.core.action import Action
-from stichwerk.core.errors import IllegalAction, StichwerkError
+from stichwerk.core.errors import IllegalAction, StichwerkError, one_line
 from stichwerk.core.state import GameState
 from stichwerk.games import get_game
 from stichwerk.server.bots import BotRunner
@@ -73,6 +81,8 @@ class Conn:
         """The id of the login this connection came with (checked on every message)."""
         self.username = username
         self.seat = seat
+        self.bot = False
+        """A bot account's connection: it speaks the bot protocol, not the browser's."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.close_code = 1000
@@ -135,6 +145,35 @@ class EditClosing:
 
 
 @dataclass
+class BotAnswer:
+    """A bot account's message about a decision: an ``action`` answering request ``rid``, or
+    ``why`` its message was not one (garbage costs the pending turn)."""
+
+    conn: Conn
+    rid: int | None
+    action: dict[str, Any] | None
+    why: str | None = None
+
+
+@dataclass
+class BotTimeout:
+    """A bot account's time for request ``rid`` is over."""
+
+    version: int
+    rid: int
+
+
+@dataclass
+class Asked:
+    """The decision a bot account was asked for and has not answered yet."""
+
+    version: int
+    seat: int
+    rid: int
+    conn: Conn
+
+
+@dataclass
 class BotMove:
     version: int
     seat: int
@@ -166,6 +205,8 @@ Command = (
     | Refresh
     | EditClosing
     | BotMove
+    | BotAnswer
+    | BotTimeout
     | Wake
     | NewDeal
     | PresenceDue
@@ -181,6 +222,10 @@ class ActorContext:
     bots: BotRunner
     bot_delay: float
     on_idle: Callable[[str], None]
+    on_deal_finished: Callable[[], None] = lambda: None
+    """Called after a deal's result is stored (the ratings take it in)."""
+    bot_time_limit: float = 5.0
+    """Seconds a bot account has for a decision before its stand-in plays the turn."""
 
 
 class TableActor:
@@ -215,6 +260,10 @@ class TableActor:
         }
         self.ready: set[int] = set()
         self._bot_pending: int | None = None
+        self._asked: Asked | None = None
+        self._rids = itertools.count(1)
+        self._fallback_for: int | None = None
+        """The version whose turn a bot account lost: its stand-in plays it."""
         self._deal_pending = False
         self._inbox: asyncio.Queue[Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -245,6 +294,7 @@ class TableActor:
                 await self._task
         for conn in [*self.spectators, *itertools.chain(*self.seated.values())]:
             conn.close(1012)
+        self.ctx.bots.release(f"{self.info.id}:")
 
     def post(self, command: Command) -> None:
         """Put a command into the inbox (from any task on the loop)."""
@@ -339,6 +389,12 @@ class TableActor:
                         done.set_result(changed)
             case BotMove(version, seat, action, error):
                 await self._bot_move(version, seat, action, error)
+            case BotAnswer(conn, rid, action, why):
+                await self._bot_answer(conn, rid, action, why)
+            case BotTimeout(version, rid):
+                asked = self._asked
+                if asked is not None and asked.version == version and asked.rid == rid:
+                    self._lose_turn(f"no answer within {self.ctx.bot_time_limit:g} s")
             case Wake():
                 # An away seat's time ran out: its stand-in bot takes over (who plays it is
                 # presence; the bot's move brings the state).
@@ -353,6 +409,19 @@ class TableActor:
                     self._broadcast()
 
     async def _join(self, conn: Conn) -> None:
+        if conn.bot and conn.seat is not None:
+            olds = [c for c in self.seated[conn.seat] if c.bot]
+            self.seated[conn.seat].add(conn)
+            self.away_since.pop(conn.seat, None)
+            for old in olds:
+                # A bot's new connection takes the seat over (the old one may be half dead).
+                old.send(frame("error", message="another connection of this bot took the seat"))
+                old.close(4002)
+                self._leave(old)
+            if self.state is not None and not self.state.is_over:
+                conn.send(self._hello(conn.seat))
+            self._presence_changed()
+            return
         if conn.seat is None:
             self.spectators.add(conn)
         else:
@@ -363,6 +432,8 @@ class TableActor:
         self._presence_changed()
 
     def _leave(self, conn: Conn) -> None:
+        if self._asked is not None and self._asked.conn is conn:
+            self._asked = None  # the seat is away now: its stand-in plays after the limit
         self.spectators.discard(conn)
         if conn.seat is not None:
             self.seated[conn.seat].discard(conn)
@@ -426,6 +497,8 @@ class TableActor:
         counts = self.series.add(self.deal_number, result)
         assert self.deal_id is not None
         await asyncio.to_thread(self.ctx.repo.finish_deal, self.deal_id, result, counts)
+        self.ctx.on_deal_finished()
+        self.ctx.bots.release(f"{self.info.id}:{self.deal_number}:")
         self.deal_finished_at = time.monotonic()
         self.ready.clear()
         if self.series.is_over:
@@ -437,6 +510,9 @@ class TableActor:
         """The list is over: the table is finished, in the database and here."""
         await asyncio.to_thread(self.ctx.repo.set_table_status, self.info.id, "finished")
         self.info = _with_status(self.info, "finished")
+        for conn in self._bot_conns():
+            conn.send(frame("bye"))
+            conn.close(1000)
 
     def _next(self, conn: Conn) -> None:
         if conn.seat is None or self.state is None or not self.state.is_over:
@@ -490,7 +566,7 @@ class TableActor:
         state = self.state
         if version != self.version or state is None or state.is_over or state.to_act != seat:
             return
-        if not self._bot_controls(seat):
+        if not self._bot_controls(seat) and self._fallback_for != version:
             return
         if action is None or not await self._commit(action, by_bot=True, conn=None):
             log.error("table %s: bot for seat %d failed (%s)", self.info.id, seat, error)
@@ -523,6 +599,9 @@ class TableActor:
         self.deal_finished_at = None
         self.ready.clear()
         self.version = number * ACTIONS_PER_DEAL + 1
+        for conn in self._bot_conns():
+            if conn.seat is not None:
+                conn.send(self._hello(conn.seat))
 
     def _deal_due(self) -> bool:
         """Whether the next deal should start: the table plays, no deal is running, the series
@@ -534,7 +613,11 @@ class TableActor:
         finished = self.deal_finished_at
         if finished is not None and time.monotonic() - finished >= self.info.time_limit:
             return True
-        present = {s for s, conns in self.seated.items() if conns and self._is_human(s)}
+        present = {
+            s
+            for s, conns in self.seated.items()
+            if conns and self._is_human(s) and not self.info.seat_list[s].bot_account
+        }
         return present <= self.ready
 
     # -- who plays a seat ---------------------------------------------------------------------
@@ -567,7 +650,13 @@ class TableActor:
         seat = state.to_act
         if seat is None or self._bot_pending == self.version:
             return
-        if self._bot_controls(seat):
+        account = self._bot_conn(seat)
+        if account is not None and self._fallback_for != self.version:
+            asked = self._asked
+            if asked is None or asked.version != self.version:
+                self._ask(account, seat, state)
+            return
+        if self._bot_controls(seat) or self._fallback_for == self.version:
             self._bot_pending = self.version
             task = asyncio.create_task(self._bot_turn(self.version, seat, state.view(seat)))
             self._bot_tasks.add(task)
@@ -580,14 +669,102 @@ class TableActor:
         if self.ctx.bot_delay > 0:
             await asyncio.sleep(self.ctx.bot_delay)
         seed = f"{self.info.id}:{self.deal_number}:{seat}:{version}"
+        key = f"{self.info.id}:{self.deal_number}:{seat}"
         try:
-            action = await self.ctx.bots.decide(self._bot_name(seat), self.info.game, seed, view)
+            action = await self.ctx.bots.decide(
+                self._bot_name(seat), self.info.game, seed, view, key=key
+            )
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             self.post(BotMove(version, seat, None, str(exc)))
             return
         self.post(BotMove(version, seat, action))
+
+    # -- bot accounts (the bot websocket) -----------------------------------------------------
+
+    def _bot_conns(self) -> list[Conn]:
+        return [c for conns in self.seated.values() for c in conns if c.bot and not c.closed]
+
+    def _bot_conn(self, seat: int) -> Conn | None:
+        """The connected program of a bot account's seat, if any."""
+        for conn in self.seated.get(seat, ()):
+            if conn.bot and not conn.closed:
+                return conn
+        return None
+
+    def _hello(self, seat: int) -> str:
+        """The bot protocol's greeting: the game, the seat, the time limit (at every deal)."""
+        info = self.info
+        return frame(
+            "hello",
+            protocol=BOT_PROTOCOL,
+            game=info.game,
+            profile=info.profile,
+            options=info.options,
+            seat=seat,
+            seats=info.seats,
+            time_limit=self.ctx.bot_time_limit,
+            table=info.id,
+            deal=self.deal_number,
+        )
+
+    def _ask(self, conn: Conn, seat: int, state: GameState) -> None:
+        """Send a bot account its seat's view and start its clock."""
+        rid = next(self._rids)
+        self._asked = Asked(self.version, seat, rid, conn)
+        conn.send(frame("act", id=rid, view=state.view(seat)))
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self._timers = [t for t in self._timers if not t.cancelled() and t.when() > now]
+        self._timers.append(
+            loop.call_later(self.ctx.bot_time_limit, self.post, BotTimeout(self.version, rid))
+        )
+
+    async def _bot_answer(
+        self, conn: Conn, rid: int | None, answer: dict[str, Any] | None, why: str | None
+    ) -> None:
+        asked = self._asked
+        state = self.state
+        pending = (
+            asked is not None
+            and asked.conn is conn
+            and asked.version == self.version
+            and state is not None
+            and not state.is_over
+        )
+        if not pending or asked is None or state is None:
+            if why is not None:
+                conn.send(frame("error", message=why))
+            return  # an answer nobody waits for (a late one: its id is an old request's)
+        if why is None and rid != asked.rid:
+            return  # a late answer to an earlier request
+        if why is None and answer is not None:
+            chosen, why = chosen_action(answer, asked.seat, state.legal_actions(asked.seat))
+            if chosen is not None:
+                self._asked = None
+                if await self._commit(chosen, by_bot=True, conn=None):
+                    return
+                self._asked = asked
+                why = "its action could not be taken"
+        self._lose_turn(why or "its answer is no action")
+
+    def _lose_turn(self, why: str) -> None:
+        """The bot account's pending decision is played by its seat's stand-in bot."""
+        asked, self._asked = self._asked, None
+        if asked is None:
+            return
+        name = self.info.seat_list[asked.seat].username or "?"
+        log.warning(
+            "table %s: bot account %r (seat %d) lost a turn: %s; %s plays it",
+            self.info.id,
+            one_line(name),
+            asked.seat,
+            why,
+            self._bot_name(asked.seat),
+        )
+        asked.conn.send(frame("error", id=asked.rid, message=why))
+        self._fallback_for = asked.version
 
     def _wake_in(self, seconds: float) -> None:
         loop = asyncio.get_running_loop()
@@ -628,6 +805,7 @@ class TableActor:
                     "seat": s.seat,
                     "kind": s.kind,
                     "name": s.username if human else s.bot,
+                    "bot_account": s.bot_account,
                     "taken": (not human) or s.user_id is not None,
                     "connected": bool(self.seated[s.seat]),
                     "bot_playing": human and self._bot_controls(s.seat),
@@ -701,16 +879,18 @@ class TableActor:
         self._presence_sent = text
         self._presence_at = time.monotonic()
         for conn in [*self.spectators, *itertools.chain(*self.seated.values())]:
-            conn.send(text)
+            if not conn.bot:
+                conn.send(text)
 
     def _broadcast(self) -> None:
         # Every state frame carries who is present, so presence is news only against it.
         self._presence_sent = self._presence()
         common = self._common()
         for seat, conns in self.seated.items():
-            if conns:
+            people = [c for c in conns if not c.bot]
+            if people:
                 text = self._state_frame(seat, common)
-                for conn in conns:
+                for conn in people:
                     conn.send(text)
         if self.spectators:
             text = self._state_frame(None, common)

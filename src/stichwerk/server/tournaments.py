@@ -37,6 +37,7 @@ from stichwerk.core.errors import StichwerkError
 from stichwerk.games import game_names
 from stichwerk.server import auth
 from stichwerk.server.bots import available_bots
+from stichwerk.server.gate import LARGE_BODIES
 from stichwerk.server.ratelimit import KeyedLimiter, TokenBucket
 from stichwerk.server.security import origin_allowed
 from stichwerk.server.series import TableSeries
@@ -68,9 +69,9 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
 TID = re.compile(r"[A-Za-z0-9_-]{12}")
 CODE = re.compile(r"[A-Za-z0-9_-]{16}")
 CREATE_LIMIT = 8 * 1024
-CHANGE_LIMIT = 64 * 1024
-HISTORY_LIMIT = 2 * 1024 * 1024
-IMPORT_LIMIT = 16 * 1024 * 1024
+CHANGE_LIMIT = LARGE_BODIES[r"/api/tournaments/[^/]+/changes"]
+HISTORY_LIMIT = LARGE_BODIES[r"/api/tournaments/[^/]+/history"]
+IMPORT_LIMIT = LARGE_BODIES[r"/api/tournaments/import"]
 WS_MESSAGE_LIMIT = 1024
 POLL_SECONDS = 2.0
 """How often the hub looks at online tables still playing and at changes made elsewhere (the
@@ -949,7 +950,7 @@ def tournament_pages(templates: "Jinja2Templates") -> APIRouter:
         user = await current_user(request)
         if user is None:
             user = await auth.guest(svc.repo)
-            _login_session(request, user)
+            await _login_session(request, user)
         info = await asyncio.to_thread(svc.repo.table, web_id)
         if info is None:
             raise missing

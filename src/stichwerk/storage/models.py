@@ -14,7 +14,9 @@ from sqlalchemy import (
     Boolean,
     Date,
     DateTime,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -62,6 +64,11 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(200), default=None)
     is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    bot_owner_id: Mapped[int | None] = mapped_column(Integer, default=None, index=True)
+    """Set for a *bot account* (migration 0007): a program hosted elsewhere that plays over
+    the bot websocket with an API token; the id of the account that made it and owns it. No
+    password. (No foreign key: adding one would make SQLite copy ``user_account``, which
+    every other table refers to; accounts are never deleted.)"""
 
 
 class UserSession(Base):
@@ -315,3 +322,61 @@ class RankingRow(Base):
     participants: Mapped[int] = mapped_column(Integer)
     tournament_id: Mapped[str | None] = mapped_column(ForeignKey("tournament.id"), default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class BotToken(Base):
+    """A bot account's API token: only its SHA-256 is stored (the token is shown once, when
+    made). Deleting the row revokes it; a bot has at most one (a new one replaces the old)."""
+
+    __tablename__ = "bot_token"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id"), unique=True)
+    hint: Mapped[str] = mapped_column(String(12))
+    """The token's first characters, so its owner can tell which one is in use."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Rating(Base):
+    """A player's current rating in one game and profile (openskill's Plackett-Luce model).
+
+    ``player`` is ``u:<account id>`` (people and bot accounts) or ``b:<bot name>`` (built-in
+    bots and the operator's outside bots). Derived data: ``stichwerk.storage.ratings`` can
+    rebuild every row from the finished deals."""
+
+    __tablename__ = "rating"
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    profile: Mapped[str] = mapped_column(String(40), primary_key=True)
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    deals: Mapped[int] = mapped_column(Integer)
+    """Rated deals so far (a rating is provisional below ``PROVISIONAL_DEALS``)."""
+
+
+class RatingHistory(Base):
+    """A player's rating after each rated deal, in the order the deals were rated (``id``)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_player", "game", "profile", "player", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deal.id"), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    profile: Mapped[str] = mapped_column(String(40))
+    player: Mapped[str] = mapped_column(String(64))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    deals: Mapped[int] = mapped_column(Integer)
+
+
+class RatedDeal(Base):
+    """A finished deal the ratings have taken in (rated or found not to count), with its
+    place in the rating order: ``(finished_at, deal_id)`` within its game and profile."""
+
+    __tablename__ = "rated_deal"
+    __table_args__ = (Index("ix_rated_deal_order", "game", "profile", "finished_at", "deal_id"),)
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deal.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    profile: Mapped[str] = mapped_column(String(40))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    """Whether the deal changed any rating (False: it does not count, e.g. a redeal)."""

@@ -49,6 +49,8 @@ class UserInfo:
     username: str
     is_guest: bool
     password_hash: str | None = None
+    bot_owner_id: int | None = None
+    """Set for a bot account: the account that owns it."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ class SeatInfo:
     bot: str | None
     user_id: int | None
     username: str | None
+    bot_account: bool = False
+    """The seat's account is a bot account (it plays over the bot websocket)."""
 
 
 @dataclass(frozen=True)
@@ -167,7 +171,7 @@ class Repo:
                     user = User(username=username, password_hash=password_hash, is_guest=is_guest)
                     session.add(user)
                     session.flush()
-                    return UserInfo(user.id, user.username, user.is_guest, user.password_hash)
+                    return _user_info(user)
             except IntegrityError:
                 raise NameTaken(username) from None
 
@@ -177,7 +181,7 @@ class Repo:
             user = session.scalar(select(User).where(func.lower(User.username) == username.lower()))
             if user is None:
                 return None
-            return UserInfo(user.id, user.username, user.is_guest, user.password_hash)
+            return _user_info(user)
 
     def user(self, user_id: int) -> UserInfo | None:
         """The account with id ``user_id``."""
@@ -185,7 +189,7 @@ class Repo:
             user = session.get(User, user_id)
             if user is None:
                 return None
-            return UserInfo(user.id, user.username, user.is_guest, user.password_hash)
+            return _user_info(user)
 
     # -- sessions -----------------------------------------------------------------------------
 
@@ -207,7 +211,7 @@ class Repo:
             user, expires = row
             if _aware(expires) <= datetime.now(UTC):
                 return None
-            return UserInfo(user.id, user.username, user.is_guest, user.password_hash)
+            return _user_info(user)
 
     def end_session(self, session_id: str) -> None:
         """Delete one session (logout)."""
@@ -251,10 +255,12 @@ class Repo:
         closing_rounds: tuple[str, ...] = (),
         first_dealer: int = 0,
         list_rules: dict[str, Any] | None = None,
+        accounts: dict[int, int] | None = None,
     ) -> TableInfo:
         """A new table; ``seats`` lists ``(kind, bot)``; the creator sits at ``creator_seat``;
         ``closing_rounds`` follow the ``series_length`` ordinary deals; ``first_dealer`` deals
-        first; ``list_rules`` are a tournament table's Pflicht-Soli."""
+        first; ``list_rules`` are a tournament table's Pflicht-Soli; ``accounts`` seats accounts
+        (the creator's bot accounts) at other seats."""
         table_id = secrets.token_urlsafe(9)
         with Session(self.db.write) as session, session.begin():
             session.add(
@@ -277,7 +283,7 @@ class Repo:
             )
             session.flush()
             for index, (kind, bot) in enumerate(seats):
-                user_id = created_by if index == creator_seat else None
+                user_id = created_by if index == creator_seat else (accounts or {}).get(index)
                 session.add(
                     TableSeat(table_id=table_id, seat=index, kind=kind, bot=bot, user_id=user_id)
                 )
@@ -287,12 +293,15 @@ class Repo:
 
     def _table_info(self, session: Session, table: Table) -> TableInfo:
         rows = session.execute(
-            select(TableSeat, User.username)
+            select(TableSeat, User.username, User.bot_owner_id)
             .outerjoin(User, User.id == TableSeat.user_id)
             .where(TableSeat.table_id == table.id)
             .order_by(TableSeat.seat)
         ).all()
-        seat_list = tuple(SeatInfo(s.seat, s.kind, s.bot, s.user_id, name) for s, name in rows)
+        seat_list = tuple(
+            SeatInfo(s.seat, s.kind, s.bot, s.user_id, name, owner is not None)
+            for s, name, owner in rows
+        )
         return TableInfo(
             id=table.id,
             game=table.game,
@@ -488,3 +497,7 @@ class Repo:
 def _aware(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes (stored in UTC); PostgreSQL aware ones."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _user_info(user: User) -> UserInfo:
+    return UserInfo(user.id, user.username, user.is_guest, user.password_hash, user.bot_owner_id)

@@ -322,6 +322,7 @@ function tableArea(view) {
     const tricks = view && view.tricks_won ? view.tricks_won[s] : null;
     const sitting = view && view.sitting === s || (view && view.game === "cego" && view.seats === 5 && view.dealer === s);
     const flags = [];
+    if (seat.bot_account) flags.push(t("table.bot_account"));  // a program plays it (bot websocket)
     if (seat.kind === "bot") flags.push(t("table.bot_kind", { name: seat.name }));
     else if (!seat.taken) flags.push(t("lobby.free"));
     else if (seat.bot_playing) flags.push(t("table.bot_plays"));
