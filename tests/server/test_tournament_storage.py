@@ -24,7 +24,6 @@ from stichwerk.storage.tournaments import (
     state_json,
 )
 from stichwerk.tournament import table_results
-from tests.server.test_storage import any_url  # noqa: F401  (the SQLite/PostgreSQL fixture)
 from tests.server.tournament_helpers import NAMES, doko_deals, play_round
 
 TABLES = {
@@ -44,7 +43,7 @@ def _store(url: str, tmp_path: Path) -> TournamentStore:
     return TournamentStore(db, backup_dir=tmp_path / "backups")
 
 
-def test_the_migration_goes_up_and_down(any_url: str) -> None:  # noqa: F811
+def test_the_migration_goes_up_and_down(any_url: str) -> None:
     db = Database(any_url)
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -67,7 +66,7 @@ def test_the_migration_goes_up_and_down(any_url: str) -> None:  # noqa: F811
         db.dispose()
 
 
-def test_a_whole_tournament_with_a_withdrawal(any_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_a_whole_tournament_with_a_withdrawal(any_url: str, tmp_path: Path) -> None:
     store = _store(any_url, tmp_path)
     try:
         data = store.create(
@@ -134,7 +133,7 @@ def test_a_whole_tournament_with_a_withdrawal(any_url: str, tmp_path: Path) -> N
         store.db.dispose()
 
 
-def test_results_from_a_score_sheet_and_a_deleted_deal(any_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_results_from_a_score_sheet_and_a_deleted_deal(any_url: str, tmp_path: Path) -> None:
     store = _store(any_url, tmp_path)
     sheets = SheetRepo(store.db)
     try:
@@ -191,7 +190,7 @@ def test_results_from_a_score_sheet_and_a_deleted_deal(any_url: str, tmp_path: P
         store.db.dispose()
 
 
-def test_a_correction_after_the_finish_rewrites_the_ranking(any_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_a_correction_after_the_finish_rewrites_the_ranking(any_url: str, tmp_path: Path) -> None:
     store = _store(any_url, tmp_path)
     try:
         tid = store.create(
@@ -246,7 +245,7 @@ def test_a_correction_after_the_finish_rewrites_the_ranking(any_url: str, tmp_pa
         store.db.dispose()
 
 
-def test_the_club_history_and_a_backup_in_place_again(any_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_the_club_history_and_a_backup_in_place_again(any_url: str, tmp_path: Path) -> None:
     store = _store(any_url, tmp_path)
     try:
         csv = "date;player;place;participants;tournament\n" + "".join(

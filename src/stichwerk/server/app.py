@@ -185,6 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             on_idle=lambda _id: None,
             on_deal_finished=ratings.ring,
             bot_time_limit=settings.bot_time_limit,
+            deal_seed=settings.deal_seed,
         ),
         repo,
     )

@@ -167,6 +167,11 @@ class Settings:
     """Seconds a bot account on the bot websocket has for a decision."""
     bot_connect_rate: float = 1.0
     """Bot websocket handshakes per second per address (burst 20)."""
+    deal_seed: str | None = None
+    """``None`` (always, in service): every deal is shuffled from the system's secure random
+    source, so nobody can foresee a hand. A string seeds each table's deals (and its bots) from
+    it and the deal's number instead: for tests and demonstrations that must replay the same
+    cards. Set in code only; no environment variable reaches it."""
 
     @classmethod
     def from_env(cls) -> "Settings":

@@ -226,6 +226,8 @@ class ActorContext:
     """Called after a deal's result is stored (the ratings take it in)."""
     bot_time_limit: float = 5.0
     """Seconds a bot account has for a decision before its stand-in plays the turn."""
+    deal_seed: str | None = None
+    """``Settings.deal_seed``: ``None`` shuffles every deal from the secure random source."""
 
 
 class TableActor:
@@ -576,13 +578,19 @@ class TableActor:
 
     # -- deals --------------------------------------------------------------------------------
 
+    def _deal_seed(self) -> int | str:
+        """A secure random seed, or the test's fixed one with the deal's number."""
+        if self.ctx.deal_seed is None:
+            return secrets.randbits(63)
+        return f"{self.ctx.deal_seed}:{self.deal_number + 1}"
+
     async def _new_deal(self) -> None:
         args = self.series.deal_args()
         module = get_game(self.info.game)
         state = module.new_deal(
             profile=self.info.profile,
             options=self.info.options,
-            seed=secrets.randbits(63),
+            seed=self._deal_seed(),
             **args,
         )
         record = {k: v for k, v in state.to_record().items() if k not in ("actions", "result")}
@@ -668,7 +676,8 @@ class TableActor:
     async def _bot_turn(self, version: int, seat: int, view: dict[str, Any]) -> None:
         if self.ctx.bot_delay > 0:
             await asyncio.sleep(self.ctx.bot_delay)
-        seed = f"{self.info.id}:{self.deal_number}:{seat}:{version}"
+        # The table's random id seeds its bots (a fixed ``deal_seed`` instead, for tests).
+        seed = f"{self.ctx.deal_seed or self.info.id}:{self.deal_number}:{seat}:{version}"
         key = f"{self.info.id}:{self.deal_number}:{seat}"
         try:
             action = await self.ctx.bots.decide(
