@@ -8,9 +8,13 @@ round, the auction, the exchange with the blind and Räuber far more often.
 OpenSpiel's ``tarok`` (the ``open-spiel`` package, in this benchmark's own virtual environment
 ``benchmarks/.venv-openspiel``, created on first use) is driven the same way from Python:
 ``legal_actions``, a uniform random choice, ``apply_action``, with chance outcomes sampled.
-Both run pinned to one core, one after the other, in the same run.
+Both run pinned to one core in the same run, each timed in its own CPU time (the machine is
+shared; CPU time keeps the ratio fair, as in ``kernel_random.py``). The ratio compares
+Schwarzwald ``uniform`` with ``tarok``, measured in alternating rounds (``--rounds``, 3 by
+default: Stichwerk, OpenSpiel, Stichwerk, ...), each side's best round counted, so that a load
+that comes and goes does not fall on one side only.
 
-    .venv/bin/python benchmarks/cego_random.py [--seconds 5]
+    .venv/bin/python benchmarks/cego_random.py [--seconds 5] [--rounds 3]
 """
 
 import argparse
@@ -35,8 +39,8 @@ seconds = float(sys.argv[1])
 game = pyspiel.load_game("tarok(players=4)")
 rng = random.Random(1)
 deals = actions = 0
-start = time.perf_counter()
-while time.perf_counter() - start < seconds:
+start = time.process_time()
+while time.process_time() - start < seconds:
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -47,7 +51,7 @@ while time.perf_counter() - start < seconds:
             state.apply_action(legal[rng.randrange(len(legal))])
             actions += 1
     deals += 1
-elapsed = time.perf_counter() - start
+elapsed = time.process_time() - start
 print(json.dumps({"deals": deals, "actions": actions, "seconds": elapsed}))
 """
 
@@ -62,8 +66,8 @@ def run_stichwerk(profile: str, bias: float, seconds: float) -> dict[str, float]
     rng = random.Random(7)
     deals = actions = 0
     contracts: Counter[str] = Counter()
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         state = new_deal(
             profile=profile, seed=deals, dealer=deals % 4 if profile != "zego" else deals % 3
         )
@@ -79,7 +83,7 @@ def run_stichwerk(profile: str, bias: float, seconds: float) -> dict[str, float]
             actions += 1
         contracts[str(state.contract)] += 1
         deals += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     mix = ", ".join(f"{c} {100 * n / deals:.0f}%" for c, n in contracts.most_common(5))
     return {"deals": deals / elapsed, "actions": actions / elapsed, "mix": mix}  # type: ignore[dict-item]
 
@@ -117,6 +121,7 @@ def run_openspiel(seconds: float) -> dict[str, float] | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-openspiel", action="store_true")
     args = parser.parse_args()
     pin_to_one_core()
@@ -130,16 +135,26 @@ def main() -> None:
             print(
                 f"{label:<34} {r['deals']:>10,.0f} {r['actions']:>12,.0f}  {r['mix']}", flush=True
             )
-    if not args.no_openspiel:
-        os_result = run_openspiel(args.seconds)
-        if os_result:
-            label = "openspiel tarok(players=4)"
-            print(f"{label:<34} {os_result['deals']:>10,.0f} {os_result['actions']:>12,.0f}")
-            ours = rows[0]["actions"]
-            print(
-                f"\nactions/s, stichwerk schwarzwald uniform : openspiel tarok = "
-                f"{ours:,.0f} : {os_result['actions']:,.0f} = {ours / os_result['actions']:.2f}"
-            )
+    if args.no_openspiel:
+        return
+    ours = rows[0]
+    theirs = run_openspiel(args.seconds)
+    if theirs is None:
+        return
+    for _ in range(args.rounds - 1):
+        again = run_stichwerk("schwarzwald", 0.0, args.seconds)
+        if again["actions"] > ours["actions"]:
+            ours = again
+        more = run_openspiel(args.seconds)
+        if more is not None and more["actions"] > theirs["actions"]:
+            theirs = more
+    label = "openspiel tarok(players=4)"
+    print(f"{label:<34} {theirs['deals']:>10,.0f} {theirs['actions']:>12,.0f}")
+    print(
+        f"\nactions/s, best of {args.rounds} alternating rounds, stichwerk schwarzwald uniform : "
+        f"openspiel tarok = {ours['actions']:,.0f} : {theirs['actions']:,.0f} = "
+        f"{ours['actions'] / theirs['actions']:.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -73,19 +73,17 @@ def new_deal(
     if not 0 <= dealer < seats:
         raise RecordError(f"dealer must be a seat from 0 to {seats - 1}")
     _check_deal_type(rules, deal_type)
-    removed = C.REMOVED_FOR_THREE if dealt_in == 3 else 0
-    deck = shuffled([c for c in range(54) if not removed & (1 << c)], seed)
-    n_blind = blind_size(dealt_in)
-    n_hand = hand_size(dealt_in)
-    blind = _mask(deck[:n_blind])
+    deck = shuffled(_DECK_OF[dealt_in], seed)
+    masks = []
+    for start, end in _CUTS[dealt_in]:
+        mask = 0
+        for card in deck[start:end]:
+            mask |= _BIT[card]
+        masks.append(mask)
+    blind = masks[0]
     hands = [0] * seats
-    if seats == 5:
-        order = [(dealer + i) % 5 for i in range(1, 5)]
-    else:
-        order = [(dealer + i) % seats for i in range(1, seats + 1)]
-    for k, seat in enumerate(order):
-        start = n_blind + k * n_hand
-        hands[seat] = _mask(deck[start : start + n_hand])
+    for k in range(dealt_in):
+        hands[(dealer + 1 + k) % seats] = masks[k + 1]
     return CegoState(
         rules,
         profile=profile,
@@ -97,11 +95,24 @@ def new_deal(
     )
 
 
-def _mask(cards: list[int]) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
+_DECK_OF = {
+    players: [c for c in range(54) if not (players == 3 and C.REMOVED_FOR_THREE >> c & 1)]
+    for players in (3, 4)
+}
+"""The cards dealt with three or four players, in id order (before the shuffle)."""
+_BIT = tuple(1 << c for c in range(54))
+_CUTS = {
+    players: [(0, blind_size(players))]
+    + [
+        (
+            blind_size(players) + k * hand_size(players),
+            blind_size(players) + (k + 1) * hand_size(players),
+        )
+        for k in range(players)
+    ]
+    for players in (3, 4)
+}
+"""Where the shuffled deck is cut: the blind first, then a hand for each seat from Vorhand on."""
 
 
 def deal_from_record(record: Mapping[str, Any]) -> CegoState:

@@ -3,6 +3,11 @@
 One set of functions serves the engine (a played deal) and the score sheet (a deal summary), so
 a rule is read the same way in both. Every result has ``settlement``, one number per seat that
 sums to zero, and ``winner``.
+
+Card points are exact: with the two-card count a pile is worth a whole number of *half* points.
+Inside, the functions count in whole numbers of half points (ints, ``..._halves``); the
+``Fraction`` forms (``pile_points``, ``score_game``, ``score_raeuber``) are the same functions
+for callers that hold points, converted at the edge.
 """
 
 from fractions import Fraction
@@ -11,22 +16,73 @@ from typing import Any
 
 from stichwerk.cego.cards import HALF_POINTS, WHOLE_POINTS
 from stichwerk.cego.profiles import Rules
-from stichwerk.core.bits import Bits, bits_list
+from stichwerk.core.bits import Bits
 
 Points = Fraction
 
 
-def pile_points(rules: Rules, pile: Bits) -> Points:
-    """The card points of a pile under the table's counting.
+def _chunk_sums(values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """For each 11-bit slice of a pile: the sum of ``values`` over the cards in it."""
+    out = []
+    for k in range(5):
+        table = [0] * 2048
+        for v in range(1, 2048):
+            low = (v & -v).bit_length() - 1
+            card = 11 * k + low
+            table[v] = table[v & (v - 1)] + (values[card] if card < 54 else 0)
+        out.append(tuple(table))
+    return tuple(out)
+
+
+_HALF_SUMS = _chunk_sums(HALF_POINTS)
+_WHOLE_SUMS = _chunk_sums(WHOLE_POINTS)
+
+
+def _sum_of(tables: tuple[tuple[int, ...], ...], pile: Bits) -> int:
+    t0, t1, t2, t3, t4 = tables
+    return (
+        t0[pile & 2047]
+        + t1[pile >> 11 & 2047]
+        + t2[pile >> 22 & 2047]
+        + t3[pile >> 33 & 2047]
+        + t4[pile >> 44 & 2047]
+    )
+
+
+def pile_halves(rules: Rules, pile: Bits) -> int:
+    """The card points of a pile under the table's counting, in half points.
 
     Pairs (the default): the exact sum of half points. Triples: every card counts its whole value
-    less two thirds (three cards together lose 2), rounded to the nearest point as players do.
+    less two thirds (three cards together lose 2), rounded to the nearest point as players do
+    (a third is never a half, so the nearest point is ``(x + 1) // 3`` of ``x`` thirds).
+
+    >>> from stichwerk.cego.profiles import SCHWARZWALD
+    >>> from stichwerk.cego.cards import ALL
+    >>> pile_halves(SCHWARZWALD, ALL)
+    158
     """
-    cards = bits_list(pile)
     if rules.counting == "pairs":
-        return Fraction(sum(HALF_POINTS[c] for c in cards), 2)
-    exact = Fraction(3 * sum(WHOLE_POINTS[c] for c in cards) - 2 * len(cards), 3)
-    return Fraction(round(exact))
+        return _sum_of(_HALF_SUMS, pile)
+    thirds = 3 * _sum_of(_WHOLE_SUMS, pile) - 2 * pile.bit_count()
+    return 2 * ((thirds + 1) // 3)
+
+
+def pile_points(rules: Rules, pile: Bits) -> Points:
+    """The card points of a pile under the table's counting (see :func:`pile_halves`)."""
+    return Fraction(pile_halves(rules, pile), 2)
+
+
+def halves_of(points: Points | int) -> int:
+    """Card points as a whole number of half points; anything finer is an error."""
+    doubled = Fraction(points) * 2
+    if doubled.denominator != 1:
+        raise ValueError(f"card points come in halves, not {points}")
+    return int(doubled)
+
+
+def number_of_halves(halves: int) -> int | float:
+    """Half points as a player writes the points: 41, or 34.5."""
+    return halves // 2 if halves % 2 == 0 else halves / 2
 
 
 def total_points(rules: Rules) -> int:
@@ -62,6 +118,11 @@ def faecher(rules: Rules, loser_points: Points) -> int:
     return max(1, ceil((win_points(rules) - loser_points) / rules.fach))
 
 
+def _faecher_halves(rules: Rules, loser_halves: int) -> int:
+    """:func:`faecher` of a loser's points in half points (``ceil`` as a floor division)."""
+    return max(1, -((loser_halves - 2 * win_points(rules)) // (2 * rules.fach)))
+
+
 def _settle_one_against_all(seats: int, declarer: int, per_opponent: int) -> list[int]:
     """The declarer gets ``per_opponent`` from every other seat (pays it when negative)."""
     out = [-per_opponent] * seats
@@ -72,10 +133,10 @@ def _settle_one_against_all(seats: int, declarer: int, per_opponent: int) -> lis
 def with_money(rules: Rules, score: dict[str, Any]) -> dict[str, Any]:
     """Add the money a deal is worth at a table that plays for money (``titisee``)."""
     if rules.stake:
-        cents = 1 if rules.stake == "ganze" else 0.5
+        ganze = rules.stake == "ganze"
         score["money"] = {
-            "stake": "ums Ganze" if rules.stake == "ganze" else "ums Halbe",
-            "cents": [number(Fraction(p) * Fraction(cents)) for p in score["settlement"]],
+            "stake": "ums Ganze" if ganze else "ums Halbe",
+            "cents": [p if ganze else number_of_halves(p) for p in score["settlement"]],
         }
     return score
 
@@ -103,27 +164,52 @@ def score_game(
     >>> s["written"], s["settlement"]
     (20, [-60, 20, 20, 20])
     """
+    return score_game_halves(
+        rules,
+        seats=seats,
+        declarer=declarer,
+        value=value,
+        declarer_halves=halves_of(declarer_points),
+        declarer_tricks=declarer_tricks,
+        defender_tricks=defender_tricks,
+        solo=solo,
+        berg=berg,
+    )
+
+
+def score_game_halves(
+    rules: Rules,
+    *,
+    seats: int,
+    declarer: int,
+    value: int,
+    declarer_halves: int,
+    declarer_tricks: int,
+    defender_tricks: int,
+    solo: bool = False,
+    berg: str | None = None,
+) -> dict[str, Any]:
+    """:func:`score_game` with the declarer's card points in half points."""
     berg_side = berg
     if declarer_tricks == 0:
         berg_side = "declarer"
     elif defender_tricks == 0:
         berg_side = "defenders"
-    total = total_points(rules)
-    defender_points = total - declarer_points
+    defender_halves = 2 * total_points(rules) - declarer_halves
     if berg_side is not None:
         won = berg_side == "defenders"
         n_faecher = rules.berg // rules.fach if rules.fach else 0
         written = value * rules.berg
     else:
-        won = declarer_points >= win_points(rules)
-        n_faecher = faecher(rules, defender_points if won else declarer_points)
+        won = declarer_halves >= 2 * win_points(rules)
+        n_faecher = _faecher_halves(rules, defender_halves if won else declarer_halves)
         written = round_up(n_faecher * rules.fach * value, rules.round_to)
     if solo and won:
         written *= rules.solo_win_factor
     score: dict[str, Any] = {
         "winner": "declarer" if won else "defenders",
         "value": value,
-        "loser_points": number(defender_points if won else declarer_points),
+        "loser_points": number_of_halves(defender_halves if won else declarer_halves),
         "faecher": n_faecher,
         "written": written,
         "berg": berg_side is not None,
@@ -186,6 +272,27 @@ def score_raeuber(
     With ``jungfrau`` a playing seat without a trick receives that from every other seat instead.
     A sitting dealer (5-table) settles like any seat that neither loses nor is Jungfrau.
     """
+    return score_raeuber_halves(
+        rules,
+        seats=seats,
+        playing=playing,
+        halves={s: halves_of(p) for s, p in points.items()},
+        tricks=tricks,
+        announcer=announcer,
+    )
+
+
+def score_raeuber_halves(
+    rules: Rules,
+    *,
+    seats: int,
+    playing: list[int],
+    halves: dict[int, int],
+    tricks: dict[int, int],
+    announcer: int | None,
+) -> dict[str, Any]:
+    """:func:`score_raeuber` with each seat's card points in half points."""
+    points = halves
     top = max(points[s] for s in playing)
     losers = [s for s in playing if points[s] == top]
     jungfrauen = [s for s in playing if rules.jungfrau and tricks[s] == 0]
@@ -206,7 +313,7 @@ def score_raeuber(
         "losers": losers,
         "jungfrauen": jungfrauen,
         "value": rules.raeuber_value,
-        "loser_points": number(top),
+        "loser_points": number_of_halves(top),
         "faecher": None,
         "written": rules.raeuber_value,
         "berg": False,

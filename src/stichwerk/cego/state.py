@@ -16,8 +16,8 @@ defender. ``order`` lists the seats dealt in, Vorhand (the seat after the dealer
 """
 
 import copy
-from collections.abc import Sequence
-from operator import attrgetter
+from collections.abc import Callable, Sequence
+from itertools import combinations
 from typing import Any, Self
 
 from stichwerk.cego import cards as C
@@ -27,6 +27,7 @@ from stichwerk.cego.contracts import EXCHANGES, FIXED, OWN_HAND
 from stichwerk.cego.profiles import Rules
 from stichwerk.core.action import Action
 from stichwerk.core.bits import Bits, bits_list, highest, lowest
+from stichwerk.core.clone import clone_function
 from stichwerk.core.errors import CardError, IllegalAction
 
 SOLO, GEGENSOLO, SPECIAL, AUCTION, RAEUBER, EXCHANGE, PLAY, OVER = (
@@ -47,6 +48,14 @@ _RULE_CARDS = (C.T22, C.T21, C.T1)
 _PLAY: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(seat, "play", card=CODES[c]) for c in range(54)) for seat in range(5)
 )
+_PLAYED: dict[int, tuple[int, int, tuple[int, int]]] = {
+    id(action): (seat, 1 << card, (seat, card))
+    for seat, row in enumerate(_PLAY)
+    for card, action in enumerate(row)
+}
+"""Seat, the card's bit and the trick's entry of each cached play action, by identity:
+``apply`` knows one of its own actions by one lookup (an equal action made elsewhere takes the
+full check instead)."""
 _SAY: dict[tuple[int, str], Action] = {
     (seat, word): Action(seat, word)
     for seat in range(5)
@@ -58,26 +67,118 @@ _SAY: dict[tuple[int, str], Action] = {
 }  # fmt: skip
 
 
+_GEISS = 1 << C.T1
+_WORDS = {
+    (solo, ulti, soli_ulti): ("fort",)
+    + (("solo",) if solo else ())
+    + (("ulti",) if ulti else ())
+    + (("soli-ulti",) if soli_ulti else ())
+    for solo in (False, True)
+    for ulti in (False, True)
+    for soli_ulti in (False, True)
+}
+"""The words of the Solo round: by whether Solo, Ulti and Soli-Ulti may be said."""
+_SPECIAL_WORDS = {
+    (piccolo, bettel): ("fort",)
+    + (("piccolo",) if piccolo else ())
+    + (("bettel",) if bettel else ())
+    for piccolo in (False, True)
+    for bettel in (False, True)
+}
+"""The words of the special round: by whether Piccolo and Bettel may be said."""
+_RAISE = {contract: (contract, "gut") for contract in EXCHANGES}
+"""A challenger's words in the auction when he can play the next contract."""
+
+_WHERE = {
+    SOLO: "the Solo round (fort, solo, ulti)",
+    GEGENSOLO: "the Gegensolo round (fort, gegensolo)",
+    SPECIAL: "the special round (fort, piccolo, bettel)",
+    AUCTION: "the auction",
+    RAEUBER: "Vorhand's choice after all said gut (spielen, raeuber)",
+}
+"""Each round of speech as a refusal names it."""
+
+_SAID: dict[int, tuple[int, str]] = {id(action): key for key, action in _SAY.items()}
+"""Seat and word of each cached word, by identity (as ``_PLAYED``)."""
+_SAYS: tuple[dict[str, Action], ...] = tuple(
+    {word: action for (s, word), action in _SAY.items() if s == seat} for seat in range(5)
+)
+"""The same actions, one table per seat."""
+
+
+_SAY_LISTS: tuple[dict[tuple[str, ...], tuple[Action, ...]], ...] = tuple({} for _ in range(5))
+"""Each seat's actions for a list of words (made on first use)."""
+
+
 def _say(seat: int, word: str) -> Action:
-    return _SAY[(seat, word)]
+    return _SAYS[seat][word]
 
 
-_PLAY_CHUNKS: list[tuple[tuple[tuple[Action, ...], ...], ...] | None] = [None] * 5
+_WITH_CARDS: dict[int, Action] = {}
+"""The exchange's actions (``lay-out``, ``keep``, ``press``, ``withdraw``), made once each:
+the key is the set of cards named, the seat and the act (``_cards_key``)."""
+_CARD_ACTS = ("lay-out", "keep", "press", "withdraw")
+LAY_OUT, KEEP, PRESS, WITHDRAW = 0, 1, 2, 3
 
 
-def _play_chunks(seat: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
-    """For each 11-bit slice of a hand: the play actions of ``seat`` for the cards in it, so
-    that listing the legal cards is five table lookups (built once per seat)."""
-    row = _PLAY[seat]
-    chunks = tuple(
-        tuple(
-            tuple(row[11 * k + i] for i in range(11) if v >> i & 1 and 11 * k + i < 54)
-            for v in range(2048)
-        )
-        for k in range(5)
+def _cards_key(seat: int, act: int, mask: Bits) -> int:
+    return mask | (seat << 54) | (act << 57)
+
+
+def _cards_action(key: int) -> Action:
+    """The action of a ``_cards_key``, naming its cards in id order (made on first use)."""
+    action = _WITH_CARDS.get(key)
+    if action is None:
+        mask = key & C.ALL
+        seat = (key >> 54) & 7
+        act = _CARD_ACTS[key >> 57]
+        action = _WITH_CARDS[key] = Action(seat, act, cards=tuple(C.codes(mask)))
+    return action
+
+
+def _slice_lists(row: Sequence[Action]) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """A row of 54 actions, one per card, by slices of a hand cut at the suits: T1-T11 and
+    T12-T22 (11 bits each), then each colour (8 bits). Listing the actions of a set of cards is
+    one lookup when they are of one colour, two when they are trumps, six for a whole hand."""
+    return tuple(
+        tuple(tuple(row[start + i] for i in range(width) if v >> i & 1) for v in range(1 << width))
+        for start, width in _SLICES
     )
-    _PLAY_CHUNKS[seat] = chunks
-    return chunks
+
+
+def _listed(lists: tuple[tuple[tuple[Action, ...], ...], ...], mask: Bits) -> list[Action]:
+    """The actions of ``_slice_lists`` for the cards of ``mask``, in id order."""
+    t0, t1, cs, ss, hs, ds = lists
+    return [*t0[mask & 2047], *t1[mask >> 11 & 2047], *cs[mask >> 22 & 255],
+            *ss[mask >> 30 & 255], *hs[mask >> 38 & 255], *ds[mask >> 46]]  # fmt: skip
+
+
+_ONE_CARD_LISTS: dict[tuple[int, int], tuple[tuple[tuple[Action, ...], ...], ...]] = {}
+
+
+def _one_card_lists(seat: int, act: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """``_slice_lists`` of a seat's exchange act that names one card (keep one, press one),
+    made on first use."""
+    lists = _ONE_CARD_LISTS.get((seat, act))
+    if lists is None:
+        row = [_cards_action(_cards_key(seat, act, 1 << c)) for c in range(54)]
+        lists = _ONE_CARD_LISTS[seat, act] = _slice_lists(row)
+    return lists
+
+
+_SLICES = ((0, 11), (11, 11), (22, 8), (30, 8), (38, 8), (46, 8))
+"""(first card, width) of each slice of ``_play_lists``."""
+_SHIFT = (22, 30, 38, 46)
+"""The first card of each colour."""
+_PLAY_LISTS = tuple(_slice_lists(row) for row in _PLAY)
+_TRUMP_LISTS = tuple((t0, t1) for t0, t1, *_ in _PLAY_LISTS)
+"""Per seat: the play actions of the low and the high trumps, by 11-bit slice."""
+_FOLLOW = tuple(
+    tuple((lists[2 + suit], SUIT_MASK[suit], _SHIFT[suit]) for suit in range(4))
+    for lists in _PLAY_LISTS
+)
+"""Per seat and colour: the play actions of that colour by 8-bit slice, the colour's cards, and
+the shift that brings them down (following a colour is one lookup)."""
 
 
 def _names(mask: Bits) -> str:
@@ -129,6 +230,25 @@ def lay_out_options(hand: Bits, kind: str, *, picture_for_leere: bool) -> list[B
     return options
 
 
+def can_lay_out(hand: Bits, kind: str, *, picture_for_leere: bool) -> bool:
+    """Whether ``lay_out_options`` has any option, without listing them (the auction asks this
+    of every bid)."""
+    if kind == "geiss":
+        return bool(hand & (1 << C.T1))
+    if _can_lay_out_from(hand & C.LEERE, kind):
+        return True
+    return picture_for_leere and _can_lay_out_from(hand & C.COLOURS, kind)
+
+
+def _can_lay_out_from(pool: Bits, kind: str) -> bool:
+    if kind == "leere":
+        return pool != 0
+    suits = [pool & SUIT_MASK[s] for s in range(4)]
+    if kind == "same":
+        return any(m & (m - 1) for m in suits)
+    return sum(1 for m in suits if m) >= 2
+
+
 def _lay_out_from(pool: Bits, kind: str) -> list[Bits]:
     cards = bits_list(pool)
     if kind == "leere":
@@ -142,6 +262,23 @@ def _lay_out_from(pool: Bits, kind: str) -> list[Bits]:
     return out
 
 
+_SEATING: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _seating(seats: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats dealt in from Vorhand on, and each one's neighbour in the order of play (at a
+    5-table the dealer sits out), for a table size and a dealer (made once)."""
+    if seats == 5:
+        order = tuple((dealer + i) % 5 for i in range(1, 5))
+    else:
+        order = tuple((dealer + i) % seats for i in range(1, seats + 1))
+    next_seat = [0] * seats
+    for i, seat in enumerate(order):
+        next_seat[seat] = order[(i + 1) % len(order)]
+    _SEATING[(seats, dealer)] = seating = (order, tuple(next_seat))
+    return seating
+
+
 class CegoState:
     """One Cego deal. Build it with :func:`new_deal` or from a record; drive it with actions."""
 
@@ -153,18 +290,23 @@ class CegoState:
         "_exchange_step",
         "_gegensolo",
         "_holder",
+        "_last",
         "_last_winner",
         "_level",
         "_mask",
+        "_n",
         "_next_seat",
+        "_offer",
         "_picked_up",
         "_queue",
         "_raised",
         "_result",
         "_seats",
         "_speakers",
+        "_special",
         "_standing",
         "_trick",
+        "_watch",
         "announcer",
         "aufgedeckt",
         "blind",
@@ -178,6 +320,7 @@ class CegoState:
         "forced_press",
         "hands",
         "history",
+        "is_over",
         "laid_away",
         "laid_out",
         "last_trick",
@@ -220,16 +363,18 @@ class CegoState:
         self.hands: list[Bits] = list(hands)
         self.blind = blind
         self.deal_type = deal_type
-        if seats == 5:
-            self.order = [(dealer + i) % 5 for i in range(1, 5)]
-        else:
-            self.order = [(dealer + i) % seats for i in range(1, seats + 1)]
+        order, next_seat = _SEATING.get((seats, dealer)) or _seating(seats, dealer)
+        self.order = list(order)
         self._seats = seats
-        self._next_seat = [0] * seats
-        for i, seat in enumerate(self.order):
-            self._next_seat[seat] = self.order[(i + 1) % len(self.order)]
+        self._next_seat = list(next_seat)
         self._mask = -1
-        players = len(self.order)
+        self._offer: tuple[str, ...] | None = None
+        players = len(order)
+        self._n = players
+        self._last = hand_size(players)
+        self._special = 0
+        self._watch = False
+        self.is_over = False
         self.removed: Bits = C.REMOVED_FOR_THREE if players == 3 else 0
         self.history: list[Action] = []
         self.phase = SOLO
@@ -296,11 +441,6 @@ class CegoState:
         return self.to_act_seat
 
     @property
-    def is_over(self) -> bool:
-        """Whether the deal has ended."""
-        return self.phase == OVER
-
-    @property
     def vorhand(self) -> int:
         """The seat after the dealer: speaks first, leads in Räuber and Drescher."""
         return self.order[0]
@@ -337,13 +477,9 @@ class CegoState:
 
     def clone(self) -> Self:
         """An independent copy (lists copied, immutable parts shared)."""
-        other = object.__new__(type(self))
-        kinds = _CLONE_KINDS or _clone_kinds(self)
-        for name, value in zip(kinds[0], kinds[1](self), strict=True):
-            setattr(other, name, value)
-        for name, value in zip(kinds[2], kinds[3](self), strict=True):
-            setattr(other, name, value.copy())
-        return other
+        if not _CLONE:
+            _CLONE.append(clone_function(self))
+        return _CLONE[0](self)  # type: ignore[return-value]
 
     # ---------------------------------------------------------- rounds of speech
 
@@ -444,6 +580,14 @@ class CegoState:
         self.phase = PLAY
         self.trick_no = 0
         self._exchange_step = ""
+        # Tricks before ``_special`` may have forced leads or Räuber nach Regeln; from there on
+        # the plain rule holds (follow suit, else trump). ``_watch``: a fixed game that may be
+        # decided before the last trick.
+        special = self.forced_leads
+        if contract == "raeuber" and self.rules.raeuber_nach_regeln:
+            special = max(special, 3)
+        self._special = special
+        self._watch = self.rules.stop_when_decided and contract in ("bettel", "piccolo", "ulti")
         leader = declarer if declarer is not None else self.order[0]
         self.leader = leader
         self.to_act_seat = leader
@@ -458,7 +602,9 @@ class CegoState:
         ex = EXCHANGES[contract]
         if not ex.lay_out:
             return True
-        return bool(self._lay_out_options(self.hands[seat], ex.lay_out_kind))
+        return can_lay_out(
+            self.hands[seat], ex.lay_out_kind, picture_for_leere=self.rules.picture_for_leere
+        )
 
     def _cannot_play_reason(self, seat: int, contract: str) -> str:
         kind = EXCHANGES[contract].lay_out_kind
@@ -474,91 +620,113 @@ class CegoState:
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every action ``seat`` (default: the seat to act) may take now."""
+        to_act = self.to_act_seat
         if seat is None:
-            seat = self.to_act_seat
-        if seat is None or seat != self.to_act_seat:
+            seat = to_act
+        if seat is None or seat != to_act:
             return []
         phase = self.phase
         if phase == PLAY:
-            mask = self._mask
-            if mask < 0:
-                mask = self.legal_mask()
-            c0, c1, c2, c3, c4 = _PLAY_CHUNKS[seat] or _play_chunks(seat)
-            out = [*c0[mask & 2047], *c1[(mask >> 11) & 2047], *c2[(mask >> 22) & 2047],
-                   *c3[(mask >> 33) & 2047], *c4[mask >> 44]]  # fmt: skip
-            if self.trick_no == 0 and not self._trick and seat == self.declarer:
+            trick = self._trick
+            if self.trick_no >= self._special:
+                # The plain rule (as ``_legal_mask``): any card to lead; to follow, the colour
+                # led, else a trump, else any card.
+                hand = self.hands[seat]
+                if trick:
+                    led = SUIT_OF[trick[0][1]]
+                    if led != TRUMP:
+                        lists, cards, shift = _FOLLOW[seat][led]
+                        mask = hand & cards
+                        if mask:
+                            self._mask = mask
+                            return [*lists[mask >> shift]]
+                    mask = hand & TRUMPS
+                    if mask:
+                        self._mask = mask
+                        t0, t1 = _TRUMP_LISTS[seat]
+                        return [*t0[mask & 2047], *t1[mask >> 11]]
+                mask = self._mask = hand
+            else:
+                mask = self._mask
+                if mask < 0:
+                    mask = self._mask = self._legal_mask()
+            out = _listed(_PLAY_LISTS[seat], mask)
+            if not trick and not self.trick_no and seat == self.declarer:
                 out.extend(self._pre_lead_actions(seat))
             return out
-        if phase == SOLO:
-            return [_say(seat, w) for w in self._solo_words(seat)]
-        if phase == GEGENSOLO:
-            return [_say(seat, "fort"), _say(seat, "gegensolo")]
-        if phase == SPECIAL:
-            return [_say(seat, w) for w in self._special_words()]
-        if phase == AUCTION:
-            return [_say(seat, w) for w in self._auction_words(seat)]
-        if phase == RAEUBER:
-            return [_say(seat, "spielen"), _say(seat, "raeuber")]
         if phase == EXCHANGE:
             return self._exchange_actions(seat)
-        return []
+        words = self._offer = self._words(seat)
+        actions = _SAY_LISTS[seat].get(words)
+        if actions is None:
+            says = _SAYS[seat]
+            actions = _SAY_LISTS[seat][words] = tuple(says[w] for w in words)
+        return list(actions)
 
-    def _solo_words(self, seat: int) -> list[str]:
+    def _words(self, seat: int) -> tuple[str, ...]:
+        """The words the seat to act may say now (none but in a round of speech)."""
+        phase = self.phase
+        if phase == SOLO:
+            return self._solo_words(seat)
+        if phase == GEGENSOLO:
+            return ("fort", "gegensolo")
+        if phase == SPECIAL:
+            return self._special_words()
+        if phase == AUCTION:
+            return self._auction_words(seat)
+        if phase == RAEUBER:
+            return ("spielen", "raeuber")
+        return ()
+
+    def _solo_words(self, seat: int) -> tuple[str, ...]:
         rules = self.rules
-        standing = self._standing
-        words = ["fort"]
-        if rules.solo and standing is None:
-            words.append("solo")
-        has_geiss = bool(self.hands[seat] & (1 << C.T1))
-        if rules.ulti and has_geiss:
-            words.append("ulti")
-        if rules.soli_ulti and has_geiss:
-            words.append("soli-ulti")
-        return words
+        solo = rules.solo and self._standing is None
+        if self.hands[seat] & _GEISS:
+            return _WORDS[solo, rules.ulti, rules.soli_ulti]
+        return _WORDS[solo, False, False]
 
-    def _special_words(self) -> list[str]:
-        standing = self._standing
-        words = ["fort"]
-        if self.rules.piccolo:
-            words.append("piccolo")
-        if self.rules.bettel and standing is None:
-            words.append("bettel")
-        return words
+    def _special_words(self) -> tuple[str, ...]:
+        rules = self.rules
+        return _SPECIAL_WORDS[rules.piccolo, rules.bettel and self._standing is None]
 
-    def _auction_words(self, seat: int) -> list[str]:
+    def _auction_words(self, seat: int) -> tuple[str, ...]:
         if self._await == "open":
-            return ["cego"]
+            return ("cego",)
         if self._await == "holder":
             contract = self.rules.ladder[self._level]
-            return ["selbst", "gut"] if self._can_play(seat, contract) else ["gut"]
+            return ("selbst", "gut") if self._can_play(seat, contract) else ("gut",)
         ladder = self.rules.ladder
         nxt = self._level + 1
         if nxt < len(ladder) and self._can_play(seat, ladder[nxt]):
-            return [ladder[nxt], "gut"]
-        return ["gut"]
+            return _RAISE[ladder[nxt]]
+        return ("gut",)
 
     def _exchange_actions(self, seat: int) -> list[Action]:
         assert self.contract is not None
         ex = EXCHANGES[self.contract]
         hand = self.hands[seat]
         step = self._exchange_step
-        out: list[Action] = []
+        get = _WITH_CARDS.get
+        keys: list[int]
         if step == "lay-out":
-            for option in self._lay_out_options(hand, ex.lay_out_kind):
-                out.append(Action(seat, "lay-out", cards=tuple(C.codes(option))))
+            base = _cards_key(seat, LAY_OUT, 0)
+            keys = [base | o for o in self._lay_out_options(hand, ex.lay_out_kind)]
         elif step == "keep":
-            pool = bits_list(hand & ~self.laid_out)
+            pool = hand & ~self.laid_out
             if ex.keep == 1:
-                out = [Action(seat, "keep", cards=(CODES[c],)) for c in pool]
-            else:
-                out = [
-                    Action(seat, "keep", cards=(CODES[a], CODES[b]))
-                    for i, a in enumerate(pool)
-                    for b in pool[i + 1 :]
-                ]
+                out = _listed(_one_card_lists(seat, KEEP), pool)
+                out.extend(self._pre_lead_actions(seat))
+                return out
+            base = _cards_key(seat, KEEP, 0)
+            ones = [1 << c for c in bits_list(pool)]
+            keys = [base | a | b for a, b in combinations(ones, 2)]
         elif step == "press":
-            for c in bits_list(self._press_pool()):
-                out.append(Action(seat, "press", cards=(CODES[c],)))
+            out = _listed(_one_card_lists(seat, PRESS), self._press_pool())
+            out.extend(self._pre_lead_actions(seat))
+            return out
+        else:
+            keys = []
+        out = [get(k) or _cards_action(k) for k in keys]
         out.extend(self._pre_lead_actions(seat))
         return out
 
@@ -576,8 +744,9 @@ class CegoState:
             return []
         out: list[Action] = []
         if self._exchange_step not in ("lay-out", "keep"):
+            base = _cards_key(seat, WITHDRAW, 0)
             for leer, better in self._withdraw_options():
-                out.append(Action(seat, "withdraw", cards=(CODES[leer], CODES[better])))
+                out.append(_cards_action(base | 1 << leer | 1 << better))
         if self._may_aufdecken():
             out.append(_say(seat, "aufdecken"))
         return out
@@ -617,6 +786,13 @@ class CegoState:
         hand = self.hands[seat]
         trick = self._trick
         trick_no = self.trick_no
+        if trick_no >= self._special:
+            if not trick:
+                return hand
+            follow = hand & SUIT_MASK[SUIT_OF[trick[0][1]]]
+            if follow:
+                return follow
+            return hand & TRUMPS or hand
         if trick_no < self.forced_leads and not trick and seat == self.declarer:
             return hand & self.laid_out
         if self.contract == "raeuber" and self.rules.raeuber_nach_regeln and trick_no < 3:
@@ -681,24 +857,8 @@ class CegoState:
             raise IllegalAction(f"'{act}' takes no cards")
         if phase == EXCHANGE:
             return self._check_exchange(action)
-        words: list[str]
-        if phase == SOLO:
-            words = self._solo_words(seat)
-            where = "the Solo round (fort, solo, ulti)"
-        elif phase == GEGENSOLO:
-            words = ["fort", "gegensolo"]
-            where = "the Gegensolo round (fort, gegensolo)"
-        elif phase == SPECIAL:
-            words = self._special_words()
-            where = "the special round (fort, piccolo, bettel)"
-        elif phase == AUCTION:
-            words = self._auction_words(seat)
-            where = "the auction"
-        else:
-            words = ["spielen", "raeuber"]
-            where = "Vorhand's choice after all said gut (spielen, raeuber)"
-        if act not in words:
-            raise IllegalAction(self._why_not_word(seat, act, where))
+        if act not in self._words(seat):
+            raise IllegalAction(self._why_not_word(seat, act, _WHERE[phase]))
         return ("say", act)
 
     def _why_not_word(self, seat: int, act: str, where: str) -> str:
@@ -855,29 +1015,47 @@ class CegoState:
 
     def apply(self, action: Action) -> Action:
         """Verify ``action`` and apply it; return its canonical form (also the log entry)."""
-        # The hot path first: a legal card of the seat to play (verified by the legal mask;
-        # anything else takes the full check below, which names the rule it breaks).
-        seat = action.seat
-        if (
-            action.act == "play"
-            and self.phase == PLAY
-            and seat == self.to_act_seat
-            and action.type is None
-            and not action.cards
-        ):
-            card = ID.get(action.card or "", -1)
-            if card >= 0:
+        # The hot path first: a card of the seat to play that is in its legal set (the legal
+        # mask, which is empty outside the play). One of the engine's own play actions is
+        # known by its identity; an equal one made elsewhere by its fields. Anything else takes
+        # the full check below, which names the rule it breaks.
+        played = _PLAYED.get(id(action))
+        if played is not None:
+            seat, bit, entry = played
+            if seat == self.to_act_seat:
                 legal = self._mask
                 if legal < 0:
-                    legal = self.legal_mask()
-                if legal >> card & 1:
+                    legal = self._legal_mask()
+                if legal & bit:
                     self._mask = -1
-                    played = _PLAY[seat][card]
-                    self.history.append(played)
-                    self._play(seat, card)
-                    return played
+                    self.history.append(action)
+                    self.hands[seat] ^= bit
+                    if self.laid_out:
+                        self.laid_out &= ~bit
+                    trick = self._trick
+                    trick.append(entry)
+                    if len(trick) < self._n:
+                        self.to_act_seat = self._next_seat[seat]
+                    else:
+                        self._end_trick(trick)
+                    return action
+        said = _SAID.get(id(action))
+        if said is not None:
+            seat, word = said
+            if seat == self.to_act_seat and word in (self._offer or self._words(seat)):
+                self._mask = -1
+                self._offer = None
+                self.history.append(action)
+                self._say_word(seat, word)
+                return action
+        return self._apply_checked(action)
+
+    def _apply_checked(self, action: Action) -> Action:
+        """``apply`` for any action: the full check, then the change."""
+        seat = action.seat
         kind, data = self._check(action)
         self._mask = -1
+        self._offer = None
         canonical: Action
         if kind == "play":
             canonical = _PLAY[seat][data]
@@ -896,12 +1074,12 @@ class CegoState:
             return canonical
         if kind == "withdraw":
             leer, better = data
-            canonical = Action(seat, "withdraw", cards=(CODES[leer], CODES[better]))
+            canonical = _cards_action(_cards_key(seat, WITHDRAW, 1 << leer | 1 << better))
             self.history.append(canonical)
             self._withdraw(leer, better)
             return canonical
         mask: Bits = data
-        canonical = Action(seat, kind, cards=tuple(C.codes(mask)))
+        canonical = _cards_action(_cards_key(seat, _CARD_ACTS.index(kind), mask))
         self.history.append(canonical)
         self._exchange(kind, mask)
         return canonical
@@ -1026,57 +1204,50 @@ class CegoState:
         self._finish()
 
     def _play(self, seat: int, card: int) -> None:
-        bit = 1 << card
-        self.hands[seat] &= ~bit
-        self.laid_out &= ~bit
+        self.hands[seat] &= ~(1 << card)
+        if self.laid_out:
+            self.laid_out &= ~(1 << card)
         trick = self._trick
         trick.append((seat, card))
-        if len(trick) < len(self.order):
-            self.to_act_seat = self._next(seat)
-            return
-        winner = self._trick_winner(trick)
+        if len(trick) < self._n:
+            self.to_act_seat = self._next_seat[seat]
+        else:
+            self._end_trick(trick)
+
+    def _end_trick(self, trick: list[tuple[int, int]]) -> None:
+        """Give the full trick to its winner; then the deal ends or the winner leads."""
         pile = 0
         for _, c in trick:
             pile |= 1 << c
+        winner = self._trick_winner(trick, pile)
         self.piles[winner] |= pile
         self.tricks_won[winner] += 1
         self.last_trick = (tuple(trick), winner)
-        self._last_winner = winner
+        self._last_winner = self.leader = self.to_act_seat = winner
         self._trick = []
-        self.trick_no += 1
-        if self._decided() or self.trick_no == hand_size(self.players):
+        trick_no = self.trick_no = self.trick_no + 1
+        if trick_no == self._last or (self._watch and self._decided()):
             self._finish()
-            return
-        leader = winner
-        if self.trick_no < self.forced_leads:
-            assert self.declarer is not None
-            leader = self.declarer
-        self.leader = leader
-        self.to_act_seat = leader
+        elif trick_no < self.forced_leads:
+            self.leader = self.to_act_seat = self.declarer
 
-    def _trick_winner(self, trick: list[tuple[int, int]]) -> int:
+    def _trick_winner(self, trick: list[tuple[int, int]], cards: Bits | None = None) -> int:
         """Highest trump, else the highest card of the suit led; a card that may never win is
-        passed over, and if nothing else follows or trumps, the card after it takes the trick."""
-        led = SUIT_OF[trick[0][1]]
-        never = self.never_wins
-        best_seat = -1
-        best_key = -1
-        for seat, card in trick:
-            if never & (1 << card):
-                continue
-            suit = SUIT_OF[card]
-            if suit == TRUMP:
-                key = 100 + card
-            elif suit == led:
-                key = card
-            else:
-                continue
-            if key > best_key:
-                best_key = key
-                best_seat = seat
-        if best_seat < 0:
+        passed over, and if nothing else follows or trumps, the card after it takes the trick.
+        (Among the trumps, and within a suit, a higher id is the higher card.)"""
+        if cards is None:
+            cards = 0
+            for _, c in trick:
+                cards |= 1 << c
+        cards &= ~self.never_wins
+        best = cards & TRUMPS or cards & SUIT_MASK[SUIT_OF[trick[0][1]]]
+        if not best:
             return trick[1][0]
-        return best_seat
+        best = best.bit_length() - 1
+        for seat, card in trick:
+            if card == best:
+                return seat
+        raise AssertionError("the best card is in the trick")
 
     def _decided(self) -> bool:
         """Whether a fixed game's outcome is known before the last trick."""
@@ -1101,6 +1272,7 @@ class CegoState:
 
     def _finish(self) -> None:
         self.phase = OVER
+        self.is_over = True
         self.to_act_seat = None
         self.leader = None
         self._result = self._score()
@@ -1120,9 +1292,9 @@ class CegoState:
             extra |= self.blind
         mine = self.piles[declarer]
         theirs = 0
-        for seat, pile in enumerate(self.piles):
-            if seat != declarer:
-                theirs |= pile
+        for pile in self.piles:
+            theirs |= pile
+        theirs &= ~mine
         if self.tricks_won[declarer]:
             mine |= extra
         else:
@@ -1132,21 +1304,20 @@ class CegoState:
     def card_points(self) -> dict[str, Any]:
         """Card points per side (one-against-all) or per seat (Räuber, Drescher)."""
         rules = self.rules
+        halves = scoring.pile_halves
+        number = scoring.number_of_halves
         if self.declarer is None:
-            per_seat = [scoring.number(scoring.pile_points(rules, p)) for p in self.piles]
+            per_seat = [number(halves(rules, p)) for p in self.piles]
             out_of_play = self.blind | self.removed
             for hand in self.hands:
                 out_of_play |= hand
-            return {
-                "seats": per_seat,
-                "out_of_play": scoring.number(scoring.pile_points(rules, out_of_play)),
-            }
+            return {"seats": per_seat, "out_of_play": number(halves(rules, out_of_play))}
         mine, theirs = self._declarer_pile()
         rest = C.ALL & ~(mine | theirs)
         return {
-            "declarer": scoring.number(scoring.pile_points(rules, mine)),
-            "defenders": scoring.number(scoring.pile_points(rules, theirs)),
-            "out_of_play": scoring.number(scoring.pile_points(rules, rest)),
+            "declarer": number(halves(rules, mine)),
+            "defenders": number(halves(rules, theirs)),
+            "out_of_play": number(halves(rules, rest)),
         }
 
     def _score(self) -> dict[str, Any]:
@@ -1189,11 +1360,11 @@ class CegoState:
             )
         elif contract == "raeuber":
             playing = self.order
-            score = scoring.score_raeuber(
+            score = scoring.score_raeuber_halves(
                 rules,
                 seats=seats,
                 playing=playing,
-                points={s: scoring.pile_points(rules, self.piles[s]) for s in playing},
+                halves={s: scoring.pile_halves(rules, self.piles[s]) for s in playing},
                 tricks={s: self.tricks_won[s] for s in playing},
                 announcer=self.announcer,
             )
@@ -1230,12 +1401,12 @@ class CegoState:
                 rules, seats=seats, declarer=declarer, contract=contract, won=won
             )
         mine, _ = self._declarer_pile()
-        solo_part = scoring.score_game(
+        solo_part = scoring.score_game_halves(
             rules,
             seats=seats,
             declarer=declarer,
             value=value,
-            declarer_points=scoring.pile_points(rules, mine),
+            declarer_halves=scoring.pile_halves(rules, mine),
             declarer_tricks=declarer_tricks,
             defender_tricks=defender_tricks,
             solo=contract in OWN_HAND,
@@ -1363,18 +1534,23 @@ class CegoState:
         return record
 
 
-_CLONE_KINDS: list[Any] = []
+_CLONE: list[Callable[[CegoState], CegoState]] = []
 
 
-def _clone_kinds(state: CegoState) -> list[Any]:
-    """The slots a clone copies (the lists, which are always lists, and the options) and those
-    it shares (values never changed in place, the finished result too), with an ``attrgetter``
-    for each group."""
-    copied = [n for n in state.__slots__ if isinstance(getattr(state, n), list)] + ["options"]
-    shared = [n for n in state.__slots__ if n not in copied]
-    _CLONE_KINDS[:] = [shared, attrgetter(*shared), copied, attrgetter(*copied)]
-    return _CLONE_KINDS
+def _codes_down(start: int, width: int) -> tuple[tuple[str, ...], ...]:
+    """For each ``width``-bit slice from card ``start``: its cards' codes, highest id first."""
+    return tuple(
+        tuple(CODES[start + i] for i in reversed(range(width)) if v >> i & 1)
+        for v in range(1 << width)
+    )
+
+
+_DOWN = tuple(_codes_down(start, width) for start, width in _SLICES)
 
 
 def _sorted_codes(mask: Bits) -> list[str]:
-    return [CODES[c] for c in sorted(bits_list(mask), key=C.sort_key)]
+    """The codes of ``mask`` in display order (``cards.sort_key``: trumps high to low, then
+    each colour high to low; a higher id is the higher card), by six table lookups."""
+    t0, t1, cs, ss, hs, ds = _DOWN
+    return [*t1[mask >> 11 & 2047], *t0[mask & 2047], *cs[mask >> 22 & 255],
+            *ss[mask >> 30 & 255], *hs[mask >> 38 & 255], *ds[mask >> 46]]  # fmt: skip

@@ -11,11 +11,13 @@ Hot paths (listing and applying plays) use bit sets and cached ``Action`` object
 full deals run at thousands per second through the validated interface.
 """
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
 from stichwerk.core.action import Action
 from stichwerk.core.bits import Bits
+from stichwerk.core.clone import clone_function
 from stichwerk.core.errors import IllegalAction, StichwerkError
 from stichwerk.doppelkopf import announcements as ann_rules
 from stichwerk.doppelkopf.cards import (
@@ -88,6 +90,10 @@ SUIT_WORDS = ("Kreuz", "Pik", "Herz", "Karo")
 
 def _err(message: str) -> IllegalAction:
     return IllegalAction(message)
+
+
+_CLONE: list[Callable[["DokoState"], "DokoState"]] = []
+"""The copy function of ``DokoState`` (written on the first ``clone``)."""
 
 
 class DokoState:
@@ -1079,15 +1085,10 @@ class DokoState:
     # ------------------------------------------------------------------ copies, views, records
 
     def clone(self) -> "DokoState":
-        new = DokoState.__new__(DokoState)
-        for name in DokoState.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = list(value)
-            elif isinstance(value, dict):
-                value = dict(value)
-            setattr(new, name, value)
-        return new
+        """An independent copy (lists and dicts copied, the rest shared)."""
+        if not _CLONE:
+            _CLONE.append(clone_function(self))
+        return _CLONE[0](self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         from stichwerk.doppelkopf.view import build_view
