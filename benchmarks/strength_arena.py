@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from stichwerk import arena
-from stichwerk.arena import ArenaSpec, run_arena
+from stichwerk.arena import ArenaSpec, BotStats, run_arena
 from stichwerk.bots import clock
 from stichwerk.bots.base import Bot, View, make_bot
 from stichwerk.core.action import Action
@@ -56,6 +56,43 @@ def quantile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else math.nan
 
 
+def _play(spec: ArenaSpec, log: Path | None) -> tuple[list[list[float]], float]:
+    """Every deal of ``spec`` in all rotations: per deal each bot's score. With ``log``, each
+    deal's scores and decision times are appended as it ends, and the deals already there are
+    read back instead of played again (their times too)."""
+    samples: list[list[float]] = []
+    if log is not None and log.exists():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            samples.append(row["per_bot"])
+            for name in spec.bots:
+                WALL[name].extend(row["wall"][name])
+                CPU[name].extend(row["cpu"][name])
+    start = time.time()
+    handle = None
+    if log is not None:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        handle = log.open("a", encoding="utf-8")
+    try:
+        for i in range(len(samples), spec.deals):
+            marks = {n: (len(WALL[n]), len(CPU[n])) for n in spec.bots}
+            outcome = arena.play_deal(spec, i)
+            samples.append(outcome.per_bot)
+            if handle is not None:
+                row = {
+                    "deal": i,
+                    "per_bot": outcome.per_bot,
+                    "wall": {n: WALL[n][marks[n][0] :] for n in spec.bots},
+                    "cpu": {n: CPU[n][marks[n][1] :] for n in spec.bots},
+                }
+                handle.write(json.dumps(row) + "\n")
+                handle.flush()
+    finally:
+        if handle is not None:
+            handle.close()
+    return samples, start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="cego")
@@ -67,6 +104,13 @@ def main() -> None:
     parser.add_argument("--params", default="{}", help="JSON: extra parameters of the first bot")
     parser.add_argument("--cpu", action="store_true", help="budgets in CPU time")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    parser.add_argument(
+        "--log",
+        type=Path,
+        default=None,
+        help="JSON lines, one per deal as it is played (a rerun with the same log goes on where"
+        " it stopped)",
+    )
     args = parser.parse_args()
     if args.cpu:
         clock.use_cpu_time()
@@ -77,8 +121,10 @@ def main() -> None:
     params[names[0]].update(json.loads(args.params))
     arena.make_bot = timed_make_bot  # type: ignore[assignment]
     spec = ArenaSpec(args.game, profile, names, args.deals, seats, args.seed, {}, params)
-    start = time.time()
-    result = run_arena(spec, workers=1)
+    run_arena(ArenaSpec(args.game, profile, names, 1, seats, "check", {}, params), workers=1)
+    WALL.clear()
+    CPU.clear()
+    samples, start = _play(spec, args.log)
     wall = time.time() - start
     out: dict[str, Any] = {
         "game": args.game,
@@ -90,7 +136,8 @@ def main() -> None:
         "seconds": round(wall),
         "bots": {},
     }
-    for s in result.stats:
+    for b, name in enumerate(names):
+        s = BotStats(name, [row[b] for row in samples])
         lo, hi = s.mean - s.half_width, s.mean + s.half_width
         print(f"{args.game} {profile} {s.name:<10} {s.mean:+.3f} [{lo:+.3f}, {hi:+.3f}]")
         out["bots"][s.name] = {
@@ -102,6 +149,10 @@ def main() -> None:
             "cpu_median": quantile(CPU[s.name], 0.5),
             "cpu_p99": quantile(CPU[s.name], 0.99),
         }
+    diff = BotStats("difference", [row[0] - row[1] for row in samples])
+    out["difference"] = {"mean": diff.mean, "half_width": diff.half_width, "deals": len(samples)}
+    lo, hi = diff.mean - diff.half_width, diff.mean + diff.half_width
+    print(f"{names[0]} - {names[1]} per deal: {diff.mean:+.3f} [{lo:+.3f}, {hi:+.3f}]")
     for name, b in out["bots"].items():
         print(
             f"  {name}: {b['decisions']} decisions, wall median {b['wall_median']:.3f} s"
