@@ -130,6 +130,39 @@ def test_doppelkopf_worlds_of_an_armut_keep_what_the_seats_saw() -> None:
 _NORMAL_TRUMPS = {"H10", "CQ", "SQ", "HQ", "DQ", "CJ", "SJ", "HJ", "DJ", "DA", "D10", "DK", "D9"}
 
 
+def test_doppelkopf_worlds_give_a_re_its_kreuz_dame_and_a_hochzeit_both() -> None:
+    """Crafted from real positions: a seat that said Re in a normal game holds a Kreuz-Dame in
+    every world (or has played one), a Hochzeit both (hand and played cards together)."""
+    seen = {"re": 0, "hochzeit": 0}
+    for seed in range(25):
+        state = position("doppelkopf", "wielandstrasse", seed, 30)
+        if state.is_over or state.phase != "play":
+            continue
+        seat = state.to_act
+        view = state.view(seat)
+        holders = {
+            h["seat"]: h["act"]
+            for h in view["history"]
+            if h["act"] in ("re", "hochzeit") and h["seat"] != seat
+        }
+        if state.game_type != "normal" and "hochzeit" not in holders.values():
+            continue
+        if not holders:
+            continue
+        played: dict[int, list[str]] = {s: [] for s in range(state.seats)}
+        for h in view["history"]:
+            if h["act"] == "play":
+                played[h["seat"]].append(h["card"])
+        hands, _ = make_bot("search", "doppelkopf", seed).sampled_worlds(view, 30)  # type: ignore[attr-defined]
+        for s, act in holders.items():
+            need = 2 if act == "hochzeit" else 1
+            for w in range(len(hands)):
+                cards = doko_codes(int(hands[w, s])) + played[s]
+                assert cards.count("CQ") >= need
+            seen[act] += 1
+    assert seen["re"] >= 3 and seen["hochzeit"] >= 3
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     profile=st.sampled_from(["schwarzwald", "titisee", "zego"]),
@@ -278,6 +311,27 @@ def test_evaluate_is_blind_to_the_hidden_cards() -> None:
     assert found >= 5
 
 
+@pytest.mark.parametrize("game", ["cego", "doppelkopf"])
+def test_act_is_legal_and_the_same_for_a_seed(game: str) -> None:
+    """At every kind of decision (bids, reservations, the exchange, cards, announcements) the
+    search's choice is legal, and two bots with the same seed and world count choose alike."""
+    kinds: set[str] = set()
+    for seed in range(24):
+        profile = ("schwarzwald", "titisee", "zego")[seed % 3] if game == "cego" else (
+            ("wielandstrasse", "ddv")[seed % 2])  # fmt: skip
+        state = position(game, profile, seed, (seed * 7) % 45)
+        if state.is_over:
+            continue
+        view = state.view(state.to_act)
+        legal = [Action.from_json(a) for a in view["legal_actions"]]
+        one = make_bot("search", game, seed, **FAST).act(view)
+        two = make_bot("search", game, seed, **FAST).act(view)
+        assert one in legal
+        assert one == two
+        kinds.add(view["phase"])
+    assert "play" in kinds and len(kinds) >= 2
+
+
 def test_evaluate_needs_the_kernel_and_says_so() -> None:
     bot = make_bot("search", "cego", 0, compiled=False)
     state = get_game("cego").new_deal(seed=1)
@@ -337,6 +391,59 @@ def test_a_strong_cego_hand_plays_solo_and_a_weak_one_passes() -> None:
             assert values["solo"] > values["fort"] and choice == "solo"
         else:
             assert values["fort"] > values["solo"] and choice == "fort"
+
+
+def test_cego_gegensolo_is_searched() -> None:
+    """Facing another seat's Solo with a weak hand: a Gegensolo (the ladder game against all,
+    raised) plays out far worse than defending, and the search says fort."""
+    hand = ["T2", "T3", "C7", "C8", "C9", "S7", "S8", "H1", "H2", "D1", "D2"]
+    rest = [c for c in CC.CODES if c not in hand]
+    random.Random("gegensolo").shuffle(rest)
+    record = {
+        "game": "cego", "profile": "schwarzwald", "players": 4, "dealer": 3,
+        "hands": [rest[0:11], hand, rest[11:22], rest[22:33]], "blind": rest[33:43],
+        "actions": [],
+    }  # fmt: skip
+    state = cego_from_record(record)
+    state.apply(Action(0, "solo"))
+    while state.to_act != 1 or state.phase != "gegensolo":
+        state.apply(Action(state.to_act, "fort"))
+    view = state.view(1)
+    values = {
+        v.action.act: v for v in make_bot("search", "cego", 2, worlds=200).evaluate(view, 1.0)
+    }  # type: ignore[attr-defined]
+    assert set(values) == {"fort", "gegensolo"}
+    assert values["gegensolo"].mean + values["gegensolo"].half_width < values["fort"].mean
+    assert make_bot("search", "cego", 2, worlds=200).act(view).act == "fort"
+
+
+def test_cego_exchange_is_searched_and_keeps_the_rule_unless_beaten() -> None:
+    """In the exchange every legal choice is played out; the search keeps the bots' rule unless
+    another choice did better in the same sampled deals, so its choice never values lower."""
+    from stichwerk.bots.cego.heuristic import CegoHeuristicBot
+    from stichwerk.bots.cego.knowledge import read
+
+    checked = 0
+    for seed in range(200):
+        state = position("cego", "schwarzwald", seed, 0)
+        heuristic = make_bot("heuristic", "cego", seed)
+        while not state.is_over and state.phase != "exchange":
+            state.apply(heuristic.act(state.view(state.to_act)))
+        if state.is_over or len(state.legal_actions()) < 2:
+            continue
+        view = state.view(state.to_act)
+        actions = [Action.from_json(a) for a in view["legal_actions"]]
+        values = {
+            v.action: v for v in make_bot("search", "cego", seed, worlds=60).evaluate(view, 1.0)
+        }  # type: ignore[attr-defined]
+        assert set(values) == set(actions)
+        choice = make_bot("search", "cego", seed, worlds=60).act(view)
+        default = CegoHeuristicBot(0).exchange(read(dict(view)), actions)
+        assert values[choice].mean >= values[default].mean
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
 
 
 # ---------------------------------------------------------------------- the arena
