@@ -618,3 +618,11 @@ def _withdrawn(k: Knowledge, a: Action) -> Knowledge:
 def make(game: str, seed: int | str = 0, **params: Any) -> CegoSearch:
     """Registry factory."""
     return CegoSearch(seed, **params)
+
+
+def throughput(seconds: float = 2.0, seed: int = 1, compiled: bool = False) -> dict[str, float]:
+    """Determinizations and roll-outs per second (``benchmarks/search_speed.py``): both searches
+    sample and roll out on the same paths, so this is ``search_v1.throughput``."""
+    from stichwerk.bots.cego import search_v1
+
+    return search_v1.throughput(seconds, seed, compiled)

@@ -716,3 +716,11 @@ def _python_armut(k: Knowledge, hands: list[int]) -> float:
 def make(game: str, seed: int | str = 0, **params: Any) -> DoppelkopfSearch:
     """Registry factory."""
     return DoppelkopfSearch(seed, **params)
+
+
+def throughput(seconds: float = 2.0, seed: int = 1, compiled: bool = False) -> dict[str, float]:
+    """Determinizations and roll-outs per second (``benchmarks/search_speed.py``): both searches
+    sample and roll out on the same paths, so this is ``search_v1.throughput``."""
+    from stichwerk.bots.doppelkopf import search_v1
+
+    return search_v1.throughput(seconds, seed, compiled)
