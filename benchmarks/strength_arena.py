@@ -117,7 +117,9 @@ def main() -> None:
     profile = args.profile or ("schwarzwald" if args.game == "cego" else "wielandstrasse")
     seats = 3 if profile == "zego" else 4
     names = tuple(args.bots.split(","))
-    params = {n: {"budget": args.budget} for n in names}
+    params: dict[str, dict[str, Any]] = {
+        n: {"budget": args.budget} if "search" in n else {} for n in names
+    }
     params[names[0]].update(json.loads(args.params))
     arena.make_bot = timed_make_bot  # type: ignore[assignment]
     spec = ArenaSpec(args.game, profile, names, args.deals, seats, args.seed, {}, params)

@@ -258,6 +258,7 @@ def test_evaluate_values_every_legal_action_from_the_view_alone(game: str) -> No
             (v.action for v in values), key=str
         ) == sorted(legal, key=str)
         for v in values:
+            assert type(v.mean) is float and type(v.half_width) is float
             assert math.isfinite(v.mean)
             assert v.half_width >= 0
             assert v.samples > 0 or v.half_width == math.inf

@@ -68,6 +68,11 @@ def weighted(values: Sequence[float], weights: Sequence[float] | None = None) ->
     n = len(values)
     if n == 0:
         return Summary(0.0, math.inf, 0.0)
+    s = _weighted(values, weights, n)
+    return Summary(float(s.mean), float(s.half_width), float(s.ess))  # numpy scalars to floats
+
+
+def _weighted(values: Sequence[float], weights: Sequence[float] | None, n: int) -> Summary:
     if weights is None:
         mean = sum(values) / n
         if n < 2:
@@ -76,7 +81,7 @@ def weighted(values: Sequence[float], weights: Sequence[float] | None = None) ->
         return Summary(mean, Z95 * math.sqrt(var / n), float(n))
     total = sum(weights)
     if total <= 0:
-        return weighted(values)
+        return _weighted(values, None, n)
     mean = sum(w * x for w, x in zip(weights, values, strict=True)) / total
     ess = total * total / sum(w * w for w in weights)
     if ess < 1.5 or n < 2:
