@@ -100,6 +100,7 @@ def main() -> None:
     parser.add_argument("--against", default="search-v1,heuristic")
     parser.add_argument("--every-seat", action="store_true")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--progress", action="store_true", help="a line per deal as it ends")
     args = parser.parse_args()
     clock.use_cpu_time()
     profile = args.profile or ("schwarzwald" if args.game == "cego" else "wielandstrasse")
@@ -117,6 +118,9 @@ def main() -> None:
             results[n][out].append(value)
         for n in names[1:]:
             diffs[n].append(runs["search"][2] - runs[n][2])
+        if args.progress:
+            line = "; ".join(f"{n}: {' '.join(c)} -> {o} {v:+.1f}" for n, (c, o, v) in runs.items())
+            print(f"deal {i} seat {seat}: {line}", flush=True)
     spent = time.time() - start
     report: dict[str, Any] = {"game": args.game, "profile": profile, "deals": args.deals,
                               "budget": args.budget, "bots": {}}  # fmt: skip
