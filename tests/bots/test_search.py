@@ -385,7 +385,7 @@ def test_a_strong_cego_hand_plays_solo_and_a_weak_one_passes() -> None:
             "blind": rest[33:43], "actions": [],
         }  # fmt: skip
         state = cego_from_record(record)
-        bot = make_bot("search", "cego", 1, worlds=300)
+        bot = make_bot("search", "cego", 1, worlds=300, bidding="search")
         values = {v.action.act: v.mean for v in bot.evaluate(state.view(0), 1.0)}  # type: ignore[attr-defined]
         choice = bot.act(state.view(0)).act
         if kind == "strong":
@@ -415,7 +415,7 @@ def test_cego_gegensolo_is_searched() -> None:
     }  # type: ignore[attr-defined]
     assert set(values) == {"fort", "gegensolo"}
     assert values["gegensolo"].mean + values["gegensolo"].half_width < values["fort"].mean
-    assert make_bot("search", "cego", 2, worlds=200).act(view).act == "fort"
+    assert make_bot("search", "cego", 2, worlds=200, bidding="search").act(view).act == "fort"
 
 
 def test_cego_exchange_is_searched_and_keeps_the_rule_unless_beaten() -> None:
@@ -438,13 +438,35 @@ def test_cego_exchange_is_searched_and_keeps_the_rule_unless_beaten() -> None:
             v.action: v for v in make_bot("search", "cego", seed, worlds=60).evaluate(view, 1.0)
         }  # type: ignore[attr-defined]
         assert set(values) == set(actions)
-        choice = make_bot("search", "cego", seed, worlds=60).act(view)
+        choice = make_bot("search", "cego", seed, worlds=60, exchange="search").act(view)
         default = CegoHeuristicBot(0).exchange(read(dict(view)), actions)
         assert values[choice].mean >= values[default].mean
         checked += 1
         if checked == 3:
             break
     assert checked == 3
+
+
+def test_cego_bids_and_exchanges_by_default_as_the_first_search() -> None:
+    """By default (the searched bids lost on duplicate deals, docs/bots.md) the Cego search bids
+    and exchanges as ``search-v1`` does; a wrong mode is one clear error."""
+    compared = 0
+    for seed in range(60):
+        state = position("cego", ("schwarzwald", "zego")[seed % 2], seed, 0)
+        heuristic = make_bot("heuristic", "cego", seed)
+        while not state.is_over and state.phase != "play":
+            view = state.view(state.to_act)
+            if len(view["legal_actions"]) > 1:
+                new = make_bot("search", "cego", seed, worlds=20).act(view)
+                old = make_bot("search-v1", "cego", seed, worlds=20).act(view)
+                assert new == old
+                compared += 1
+            state.apply(heuristic.act(view))
+        if compared >= 12:
+            break
+    assert compared >= 12
+    with pytest.raises(StichwerkError, match="bidding and exchange"):
+        make_bot("search", "cego", 0, bidding="auction")
 
 
 # ---------------------------------------------------------------------- the arena
