@@ -695,24 +695,6 @@ def _play_armut(k: Knowledge, hands: list[int], poor: int, taker: int) -> float:
     return relative(settle(fast), k.seat, k.order)
 
 
-def _python_armut(k: Knowledge, hands: list[int]) -> float:
-    """The seat's own Armut on the Python path: offered round by the bots' rule."""
-    normal = order_of(k, "normal").trump_mask
-    passed = k.hand & normal
-    me = k.seat
-    i = k.order.index(me)
-    for j in (1, 2, 3):
-        s = k.order[(i + j) % 4]
-        if _takes_hand(k, hands[s]):
-            full = hands[s] | passed
-            back = _best_return_python(k, full, passed.bit_count())
-            hands = list(hands)
-            hands[s] = full & ~back
-            hands[me] = (hands[me] & ~passed) | back
-            return _play_armut(k, hands, me, s)
-    return 0.0
-
-
 def make(game: str, seed: int | str = 0, **params: Any) -> DoppelkopfSearch:
     """Registry factory."""
     return DoppelkopfSearch(seed, **params)
