@@ -4,8 +4,7 @@ brings.
 For each of ``--deals`` fixed deals one seat (Vorhand, or each seat in turn with ``--every-seat``)
 makes its decisions before the play (Doppelkopf: the reservation and what it declares, the
 Armut; Cego: every bid, and the exchange when it becomes the declarer) once as the new search
-(``search``; in Cego with ``bidding="search", exchange="search"``, not its default) and once as
-each bot of ``--against`` (``search-v1``, whose bids are the heuristic's simulations, and
+(``search``) and once as each bot of ``--against`` (``search-v1``, whose bids are the heuristic's simulations, and
 ``heuristic``). The other seats always decide by ``search-v1``, and every card is played by
 ``search-v1`` with a fixed number of worlds, so two runs of a deal differ only in that seat's
 choices: where the choices are the same the results are too, and the difference of the results
@@ -73,8 +72,6 @@ def play(
         profile=profile, players=players, seed=f"choices-{index}", dealer=index % players
     )
     params: dict[str, Any] = {"budget": budget} if "search" in name else {}
-    if name == "search" and game == "cego":
-        params.update(bidding="search", exchange="search")  # the searched choices, not the default
     chooser = make_bot(name, game, f"choices-{index}", **params)
     others: list[Bot] = [
         make_bot("search-v1", game, f"choices-{index}-{s}", worlds=CARD_WORLDS)

@@ -447,9 +447,10 @@ def test_cego_exchange_is_searched_and_keeps_the_rule_unless_beaten() -> None:
     assert checked == 3
 
 
-def test_cego_bids_and_exchanges_by_default_as_the_first_search() -> None:
-    """By default (the searched bids lost on duplicate deals, docs/bots.md) the Cego search bids
-    and exchanges as ``search-v1`` does; a wrong mode is one clear error."""
+def test_cego_bids_and_exchanges_as_the_first_search_on_request() -> None:
+    """With ``bidding`` and ``exchange`` set to ``heuristic`` the Cego search bids and exchanges
+    as ``search-v1`` does (to measure what the searched bids bring); a wrong mode is one clear
+    error."""
     compared = 0
     for seed in range(60):
         state = position("cego", ("schwarzwald", "zego")[seed % 2], seed, 0)
@@ -457,7 +458,9 @@ def test_cego_bids_and_exchanges_by_default_as_the_first_search() -> None:
         while not state.is_over and state.phase != "play":
             view = state.view(state.to_act)
             if len(view["legal_actions"]) > 1:
-                new = make_bot("search", "cego", seed, worlds=20).act(view)
+                new = make_bot(
+                    "search", "cego", seed, worlds=20, bidding="heuristic", exchange="heuristic"
+                ).act(view)
                 old = make_bot("search-v1", "cego", seed, worlds=20).act(view)
                 assert new == old
                 compared += 1

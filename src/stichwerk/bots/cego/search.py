@@ -6,17 +6,14 @@
   and weighted by how likely the other seats' cards so far were in each under the bots' own
   roll-out policy (``compiled.replay_loglik``); every legal card is played in each world, the
   deal finished by the policy, and the card with the best weighted mean is played.
-- **Bidding and the exchange** are by default the heuristic's, as in ``search-v1``: the searched
-  ones below (``bidding="search"``, ``exchange="search"``) lost points against them on duplicate
-  deals (``docs/bots.md``), but they are what :meth:`CegoSearch.evaluate` reports.
-- **Searched bidding** (the Solo round, Gegensolo, Piccolo and Bettel, the auction, Räuber):
+- **Bidding** (the Solo round, Gegensolo, Piccolo and Bettel, the auction, Räuber):
   each word is played out in sampled deals of the hidden cards (``compiled.contract_values``):
   the contract it makes, with its declarer and the exchange by the bots' rule, or after
   ``fort`` the game as it goes on (later seats announce a Solo on a Pflichtsolo hand, else the
   strongest hand for the ladder wins the auction). A seat that passed in the Solo round is
   unlikely to hold a Pflichtsolo. A Pflichtsolo hand always announces (the rule), choosing its
-  best announcement.
-- **The searched exchange** (what to lay out, which cards to keep, what to press, withdrawing a
+  best announcement. ``bidding="heuristic"`` bids as ``search-v1`` instead.
+- **The exchange** (what to lay out, which cards to keep, what to press, withdrawing a
   Leere, *aufdecken*): each legal choice is played out the same way, the blind and the other hands
   sampled.
 
@@ -75,19 +72,18 @@ class CegoSearch:
         compiled: bool | None = None,
         infer: bool = True,
         eps: float = EPS,
-        bidding: str = "heuristic",
-        exchange: str = "heuristic",
+        bidding: str = "search",
+        exchange: str = "search",
     ) -> None:
         self.budget = budget
         if bidding not in ("search", "heuristic") or exchange not in ("search", "heuristic"):
             raise StichwerkError("bidding and exchange are 'search' or 'heuristic'")
         self.bidding = bidding
-        """``heuristic`` (the default): bid as ``search-v1`` does, by the heuristic's simulated
-        contracts; or ``search``: by the play-outs of :meth:`evaluate`. On duplicate deals the
-        searched bids and exchange lost against the heuristic's (``docs/bots.md``), so they are
-        chosen only on request; :meth:`evaluate` always reports the searched values."""
+        """``search`` (the default): bid by the play-outs of :meth:`evaluate`; or ``heuristic``:
+        bid as ``search-v1`` does, by the heuristic's simulated contracts (to measure what each
+        part brings: on duplicate deals the two did not differ measurably, ``docs/bots.md``)."""
         self.exchange = exchange
-        """``heuristic`` (the default): exchange as ``search-v1`` does; or ``search``."""
+        """``search`` (the default), or ``heuristic``: exchange as ``search-v1`` does."""
         self.bid_budget = bid_budget if bid_budget is not None else min(1.5, 4 * budget)
         self.worlds = worlds
         self.compiled = rollouts.available() if compiled is None else compiled
