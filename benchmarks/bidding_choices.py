@@ -5,10 +5,10 @@ For each of ``--deals`` fixed deals one seat (Vorhand, or each seat in turn with
 makes its decisions before the play (Doppelkopf: the reservation and what it declares, the
 Armut; Cego: every bid, and the exchange when it becomes the declarer) once as the new search
 (``search``) and once as each bot of ``--against`` (``search-v1``, whose bids are the
-heuristic's simulations, and ``heuristic``). The other seats always decide by ``search-v1``, and every card is played by
-``search-v1`` with a fixed number of worlds, so two runs of a deal differ only in that seat's
-choices: where the choices are the same the results are too, and the difference of the results
-is what the choices made.
+heuristic's simulations, and ``heuristic``). The other seats always decide by ``search-v1``,
+and every card is played by ``search-v1`` with a fixed number of worlds, so two runs of a deal
+differ only in that seat's choices: where the choices are the same the results are too, and the
+difference of the results is what the choices made.
 
 Reported per bot: how often each outcome came about (the game and who declared it, from the
 seat's side), its mean result for the seat (against the table's mean), and the mean difference
