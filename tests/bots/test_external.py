@@ -176,5 +176,6 @@ def test_bot_names_and_limits() -> None:
         make_bot("cmd:", "cego")
     with pytest.raises(StichwerkError, match="time limit"):
         make_bot("cmd:python x.py", "cego", time_limit=0)
-    with pytest.raises(StichwerkError, match="known: random, heuristic, search, cmd:PROGRAM"):
+    known = "known: random, heuristic, search-v1, search, cmd:PROGRAM"
+    with pytest.raises(StichwerkError, match=known):
         make_bot("genius", "cego")

@@ -181,7 +181,7 @@ def test_sampled_worlds_respect_what_the_seat_knows() -> None:
 
 
 def test_search_decision_on_the_kernel_is_reproducible() -> None:
-    from stichwerk.bots.cego.search import CegoSearchBot
+    from stichwerk.bots.cego.search_v1 import CegoSearchBot
 
     state = new_deal(seed=5)
     rng = random.Random(5)

@@ -177,7 +177,7 @@ def test_sampled_worlds_respect_what_the_seat_knows() -> None:
 
 
 def test_search_decision_on_the_kernel_is_reproducible() -> None:
-    from stichwerk.bots.doppelkopf.search import DoppelkopfSearchBot
+    from stichwerk.bots.doppelkopf.search_v1 import DoppelkopfSearchBot
 
     state = new_deal(seed=8)
     while state.phase != "play":

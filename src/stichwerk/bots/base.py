@@ -52,6 +52,7 @@ BotFactory = Callable[..., Bot]
 _BOTS: dict[str, tuple[str, str]] = {
     "random": ("stichwerk.bots.base", "_random_factory"),
     "heuristic": ("stichwerk.bots.players", "make_heuristic"),
+    "search-v1": ("stichwerk.bots.players", "make_search_v1"),
     "search": ("stichwerk.bots.players", "make_search"),
 }
 

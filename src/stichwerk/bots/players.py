@@ -1,4 +1,4 @@
-"""The bots by name, for both games: ``random``, ``heuristic`` and ``search``.
+"""The bots by name, for both games: ``random``, ``heuristic``, ``search`` and ``search-v1``.
 
 Each name works for every game; the factory picks the game's own implementation.
 """
@@ -14,6 +14,8 @@ _IMPLEMENTATIONS = {
     ("search", "cego"): "stichwerk.bots.cego.search",
     ("heuristic", "doppelkopf"): "stichwerk.bots.doppelkopf.heuristic",
     ("search", "doppelkopf"): "stichwerk.bots.doppelkopf.search",
+    ("search-v1", "cego"): "stichwerk.bots.cego.search_v1",
+    ("search-v1", "doppelkopf"): "stichwerk.bots.doppelkopf.search_v1",
 }
 
 
@@ -35,5 +37,11 @@ def make_heuristic(game: str, seed: int | str = 0, **params: Any) -> Bot:
 
 
 def make_search(game: str, seed: int | str = 0, **params: Any) -> Bot:
-    """The determinized search bot of ``game``."""
+    """The search bot of ``game``: weighted PIMC for every decision (``bots/<game>/search.py``)."""
     return _make("search", game, seed, **params)
+
+
+def make_search_v1(game: str, seed: int | str = 0, **params: Any) -> Bot:
+    """The first search bot (card play searched, bids by the heuristic's simulations), kept to
+    compare against (``bots/<game>/search_v1.py``)."""
+    return _make("search-v1", game, seed, **params)

@@ -11,9 +11,9 @@
 """
 
 import random
-import time
 from typing import Any
 
+from stichwerk.bots import clock
 from stichwerk.bots.base import View, legal_of
 from stichwerk.bots.cego.knowledge import Knowledge, read
 from stichwerk.bots.cego.policy import PlayContext, choose_card, kind_of
@@ -116,7 +116,7 @@ class Evaluator:
             world = sample_world(k, self.rng)
             total += self.play_contract(k, world, contract, gegensolo=gegensolo)[k.seat]
             done += 1
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and clock.now() > deadline:
                 break
         return total / max(done, 1)
 
@@ -130,7 +130,7 @@ class Evaluator:
             world = sample_world(k, self.rng)
             total += self.play_contract(k, world, "solo", declarer=soloist)[k.seat]
             done += 1
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and clock.now() > deadline:
                 break
         return total / max(done, 1)
 

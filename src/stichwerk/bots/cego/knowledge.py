@@ -17,6 +17,7 @@ from stichwerk.cego.profiles import Rules, rules_for
 from stichwerk.cego.state import hand_size
 
 _RULE_CARDS = (C.T22, C.T21, C.T1)
+_SOLO_WORDS = ("fort", "solo", "ulti", "soli-ulti")
 
 
 def mask_of(codes: list[str] | None) -> int:
@@ -62,6 +63,16 @@ class Knowledge:
     must_hold: list[int]
     bids: dict[int, list[str]] = field(default_factory=dict)
     auction_level: str | None = None
+    auction: dict[str, Any] = field(default_factory=dict)
+    """The view's auction (holder, level, challenger, dropped) while it runs."""
+    passed_solo: list[int] = field(default_factory=list)
+    """Seats that said ``fort`` in the Solo round while no Solo stood: none of them should hold
+    a Pflichtsolo (such a seat is a *Schinder*)."""
+    events: list[tuple[int, int]] = field(default_factory=list)
+    """Every card played, in order: ``(seat, card)``, for the inference's replay."""
+    banned: list[int] = field(default_factory=list)
+    """Per seat, unseen cards it cannot hold: in Räuber nach Regeln a seat that played another
+    card to trick 1, 2 or 3 did not hold the T22, T21 or T1 that had to fall there."""
 
     @property
     def n_tricks(self) -> int:
@@ -124,6 +135,12 @@ def read(view: dict[str, Any]) -> Knowledge:
     trick_no = 0
     bids: dict[int, list[str]] = {}
     must_hold = [0] * seats
+    events: list[tuple[int, int]] = []
+    banned = [0] * seats
+    passed_solo: list[int] = []
+    solo_round = view.get("deal_type") is None and (rules.solo or rules.ulti)
+    solo_words = 0
+    standing = False
     for entry in view["history"]:
         act = entry["act"]
         seat = entry["seat"]
@@ -132,9 +149,20 @@ def read(view: dict[str, Any]) -> Knowledge:
                 bids.setdefault(seat, []).append(act)
                 if act in ("ulti", "soli-ulti", "geiss"):
                     must_hold[seat] |= 1 << C.T1
+                if solo_round and solo_words < players and act in _SOLO_WORDS:
+                    solo_words += 1
+                    if act == "fort" and not standing:
+                        passed_solo.append(seat)
+                    elif act != "fort":
+                        standing = True
+                        if act != "solo":
+                            solo_words = players  # an Ulti ends the round
             continue
         card = C.ID[entry["card"]]
         played |= 1 << card
+        events.append((seat, card))
+        if regeln and trick_no < 3 and card != _RULE_CARDS[trick_no]:
+            banned[seat] |= 1 << _RULE_CARDS[trick_no]
         if trick:
             led = C.SUIT_OF[trick[0][1]]
             suit = C.SUIT_OF[card]
@@ -182,4 +210,8 @@ def read(view: dict[str, Any]) -> Knowledge:
         must_hold=must_hold,
         bids=bids,
         auction_level=(view.get("auction") or {}).get("level"),
+        auction=dict(view.get("auction") or {}),
+        passed_solo=passed_solo,
+        events=events,
+        banned=banned,
     )

@@ -70,27 +70,8 @@ class Packed:
         row[K.DECIDED_STOP] = k.rules.stop_when_decided
         self.base = row
         self.rules = K.rules_row(k.rules)
-        kn = np.zeros(K.K_FIELDS, dtype=np.int64)
-        kn[K.K_SEAT] = k.seat
-        unseen = k.unseen()
-        kn[K.K_UNSEEN] = unseen
-        others = [s for s in k.order if s != k.seat]
-        kn[K.K_N_OTHERS] = len(others)
         lean_seat, leans = _lean(k)
-        kn[K.K_LEAN_SLOT] = others.index(lean_seat) if lean_seat in others else -1
-        need_total = 0
-        for i, s in enumerate(others):
-            known = k.known_in_hand(s)
-            need = k.hand_sizes[s] - known.bit_count()
-            need_total += need
-            kn[K.K_OTHER + i] = s
-            kn[K.K_NEED + i] = need
-            kn[K.K_KNOWN + i] = known
-            kn[K.K_MUST + i] = k.must_hold[s]
-            kn[K.K_VOIDS + i] = k.voids[s]
-        kn[K.K_HIDDEN_NEED] = unseen.bit_count() - need_total
-        mine = k.declarer == k.seat and k.contract in EXCHANGES
-        kn[K.K_OUT_KNOWN] = k.my_legage if mine else -1
+        kn = knowledge_row(K, k, lean_seat)
         self.kn = kn
         self.leans = np.array(leans, dtype=np.float64)
         self.rs = np.array([rng.getrandbits(64)], dtype=np.uint64)
@@ -109,3 +90,32 @@ class Packed:
         """Sample ``worlds`` worlds and drop them (for the throughput benchmark)."""
         found: int = self.K.sample_many(self.base, self.kn, self.leans, worlds, self.rs)
         return found
+
+
+def knowledge_row(K: Any, k: Knowledge, lean_seat: int) -> Any:
+    """What the seat knows as the kernel's sampler reads it (``K_*``): the unseen cards, each
+    other seat's cards to deal, known cards, the Geiß it must hold and its voids, the cards
+    outside every hand; ``lean_seat`` the seat the sampling leans on (-1: none)."""
+    import numpy as np
+
+    kn = np.zeros(K.K_FIELDS, dtype=np.int64)
+    kn[K.K_SEAT] = k.seat
+    unseen = k.unseen()
+    kn[K.K_UNSEEN] = unseen
+    others = [s for s in k.order if s != k.seat]
+    kn[K.K_N_OTHERS] = len(others)
+    kn[K.K_LEAN_SLOT] = others.index(lean_seat) if lean_seat in others else -1
+    need_total = 0
+    for i, s in enumerate(others):
+        known = k.known_in_hand(s)
+        need = k.hand_sizes[s] - known.bit_count()
+        need_total += need
+        kn[K.K_OTHER + i] = s
+        kn[K.K_NEED + i] = need
+        kn[K.K_KNOWN + i] = known
+        kn[K.K_MUST + i] = k.must_hold[s]
+        kn[K.K_VOIDS + i] = k.voids[s]
+    kn[K.K_HIDDEN_NEED] = unseen.bit_count() - need_total
+    mine = k.declarer == k.seat and k.contract in EXCHANGES
+    kn[K.K_OUT_KNOWN] = k.my_legage if mine else -1
+    return kn

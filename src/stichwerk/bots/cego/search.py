@@ -1,189 +1,632 @@
-"""The determinized search player (PIMC: Perfect Information Monte Carlo).
+"""The search player: every decision by play-outs of sampled deals, worlds weighted by inference.
 
-For a card to play it deals the unseen cards out again and again, consistently with everything
-the seat has seen (shown-out suits, the laid-out cards, the Geiß of an Ulti or Geiß bidder, the
-number of cards each seat holds), plays each legal card in each sampled world and finishes the
-deal with the heuristic policy for every seat, and plays the card with the best mean settlement.
-Bidding uses the heuristic's simulated contracts with more deals. Every decision keeps to a time
-budget (default 0.35 s); with ``worlds`` set it samples exactly that many worlds instead, so
-that its play is reproducible.
+- **Card play**: weighted PIMC on the compiled kernel. Worlds are sampled consistently with
+  everything the seat has seen (``knowledge.py``: shown-out suits, the laid-out cards, the Geiß
+  of an Ulti or Geiß bidder, the declarer's contract and the cards it laid away, the hand sizes)
+  and weighted by how likely the other seats' cards so far were in each under the bots' own
+  roll-out policy (``compiled.replay_loglik``); every legal card is played in each world, the
+  deal finished by the policy, and the card with the best weighted mean is played.
+- **Bidding** (the Solo round, Gegensolo, Piccolo and Bettel, the auction, Räuber):
+  each word is played out in sampled deals of the hidden cards (``compiled.contract_values``):
+  the contract it makes, with its declarer and the exchange by the bots' rule, or after
+  ``fort`` the game as it goes on (later seats announce a Solo on a Pflichtsolo hand, else the
+  strongest hand for the ladder wins the auction). A seat that passed in the Solo round is
+  unlikely to hold a Pflichtsolo. A Pflichtsolo hand always announces (the rule), choosing its
+  best announcement. ``bidding="heuristic"`` bids as ``search-v1`` instead.
+- **The exchange** (what to lay out, which cards to keep, what to press, withdrawing a
+  Leere, *aufdecken*): each legal choice is played out the same way, the blind and the other hands
+  sampled.
 
-Where numba is installed (``pip install stichwerk[research]``) the worlds are sampled, played
-out and scored by the compiled kernel (``rollouts.py``, ``stichwerk.cego.kernel``), many worlds
-per call, so the same budget buys about a hundred times the roll-outs (up to ``max_worlds``);
-without it, or with ``compiled=False``, the pure-Python path below does the same work.
+:meth:`CegoSearch.evaluate` returns the same numbers for every legal action (the API of post-game
+analysis, :mod:`stichwerk.bots.evaluation`). Every decision keeps to a time budget: ``budget``
+seconds for a card, ``bid_budget`` before the play; with ``worlds`` set it samples exactly that
+many worlds instead. Without numba the search falls back to today's pure-Python search
+(``search_v1``), and :meth:`~CegoSearch.evaluate` says it needs the ``research`` extra.
 """
 
+import copy
 import random
-import time
 from typing import Any
 
+from stichwerk.bots import clock
 from stichwerk.bots.base import View, legal_of
 from stichwerk.bots.cego import rollouts
+from stichwerk.bots.cego.bidding import solo_model
 from stichwerk.bots.cego.heuristic import CegoHeuristicBot
-from stichwerk.bots.cego.knowledge import Knowledge, read
-from stichwerk.bots.cego.world import (
-    context,
-    fast_from,
-    outside_cards,
-    rollout,
-    sample_world,
-    settle_deal,
-)
-from stichwerk.bots.speed import mid_deal_views, rates
+from stichwerk.bots.cego.knowledge import Knowledge, mask_of, read
+from stichwerk.bots.cego.search_v1 import CegoSearchBot
+from stichwerk.bots.cego.world import TRUMP_LEAN, sample_world
+from stichwerk.bots.evaluation import ActionValue, clear_gain, weighted
 from stichwerk.cego import cards as C
+from stichwerk.cego import scoring
+from stichwerk.cego.contracts import EXCHANGES
+from stichwerk.cego.state import is_pflichtsolo
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
 
-MAX_WORLDS = 400
-"""Worlds per decision at most on the pure-Python path."""
-MAX_WORLDS_COMPILED = 5000
-"""Worlds per decision at most on the compiled kernel (more buys little)."""
+EPS = 0.5
+"""How often the inference lets a seat stray from the policy (``compiled.replay_loglik``)."""
+EPS_BID = 0.05
+"""How likely a seat passed in the Solo round on a Pflichtsolo hand."""
+MAX_WORLDS = 5000
+"""Worlds per card decision at most."""
+MAX_DEALS = 4000
+"""Sampled deals per decision before the play at most."""
+EXCHANGE_Z = 2.0
+"""How many standard errors another exchange must gain over the bots' rule to be chosen."""
+NO_COMPILED = "the search's evaluation needs the compiled kernel: pip install stichwerk[research]"
 
 
-class CegoSearchBot:
-    """PIMC over sampled worlds with heuristic roll-outs, under a time budget per decision."""
+class CegoSearch:
+    """Weighted PIMC on the compiled kernel, for every decision, under a time budget."""
 
     name = "search"
 
     def __init__(
         self,
         seed: int | str = 0,
-        budget: float = 0.35,
-        bid_samples: int = 48,
+        budget: float = 0.3,
+        bid_budget: float | None = None,
         worlds: int | None = None,
         max_worlds: int | None = None,
         compiled: bool | None = None,
+        infer: bool = True,
+        eps: float = EPS,
+        bidding: str = "search",
+        exchange: str = "search",
     ) -> None:
         self.budget = budget
+        if bidding not in ("search", "heuristic") or exchange not in ("search", "heuristic"):
+            raise StichwerkError("bidding and exchange are 'search' or 'heuristic'")
+        self.bidding = bidding
+        """``search`` (the default): bid by the play-outs of :meth:`evaluate`; or ``heuristic``:
+        bid as ``search-v1`` does, by the heuristic's simulated contracts (to measure what each
+        part brings: on duplicate deals the two did not differ measurably, ``docs/bots.md``)."""
+        self.exchange = exchange
+        """``search`` (the default), or ``heuristic``: exchange as ``search-v1`` does."""
+        self.bid_budget = bid_budget if bid_budget is not None else min(1.5, 4 * budget)
         self.worlds = worlds
         self.compiled = rollouts.available() if compiled is None else compiled
-        """Roll out on the compiled kernel (default: when numba is installed)."""
+        """Search on the compiled kernel (default: when numba is installed)."""
         if self.compiled and not rollouts.available():
             raise StichwerkError("the compiled search needs numba: pip install stichwerk[research]")
-        self.max_worlds = max_worlds or (MAX_WORLDS_COMPILED if self.compiled else MAX_WORLDS)
-        self.bid_samples = bid_samples
-        self.rng = random.Random(f"search-{seed}")
-        self.heuristic = CegoHeuristicBot(seed)
-        self.heuristic.evaluator.rng = self.rng
+        self.max_worlds = max_worlds or MAX_WORLDS
+        self.infer = infer
+        self.eps = eps
+        self.seed = seed
+        self.rng = random.Random(f"search2-{seed}")
+        self.fallback = None if self.compiled else CegoSearchBot(seed, budget, worlds=worlds,
+                                                                 compiled=False)  # fmt: skip
+        self.v1: CegoSearchBot | None = self.fallback
+        self._runs: tuple[dict[Action, Any], Any] = ({}, None)
         self.worlds_last = 0
         self.rollouts_last = 0
+        self.ess_last = 0.0
+
+    # ------------------------------------------------------------------ the interface
 
     def act(self, view: View) -> Action:
-        start = time.perf_counter()
-        deadline = start + self.budget
         actions = legal_of(view)
         if len(actions) == 1:
             return actions[0]
+        if self.fallback is not None:
+            return self.fallback.act(view)
         k = read(dict(view))
         acts = {a.act for a in actions}
+        start = clock.now()
+        in_exchange = bool(acts & {"keep", "press", "lay-out"})
+        if (self.bidding == "heuristic" and "play" not in acts and not in_exchange) or (
+            self.exchange == "heuristic" and in_exchange
+        ):
+            return self._v1().act(view)
         if "play" in acts:
-            return self.search_play(k, actions, deadline)
-        if acts & {"keep", "press", "lay-out"}:
-            return self.heuristic.exchange(k, actions)
-        limit = None if self.worlds is not None else deadline
-        return self.heuristic.speak(k, actions, samples=self.bid_samples, deadline=limit)
-
-    def search_play(self, k: Knowledge, actions: list[Action], deadline: float) -> Action:
-        plays = [a for a in actions if a.act == "play" and a.card]
-        if len(plays) == 1:
-            return plays[0]
-        cards = [C.ID[a.card or ""] for a in plays]
-        if self.compiled:
-            totals = self._compiled_worlds(k, cards, deadline)
+            values = self._play(k, actions, start + self.budget, stop_early=True)
         else:
-            totals = self._python_worlds(k, cards, deadline)
-        best = max(range(len(cards)), key=lambda i: (totals[i], -cards[i]))
-        return plays[best]
+            values = self._before_play(k, actions, start + self.bid_budget)
+            forced = self._pflichtsolo_words(k, actions)
+            if forced:
+                values = [v for v in values if v.action.act in forced]
+            if in_exchange:
+                return self._exchange_choice(k, actions, values)
+        return max(values, key=lambda v: v.mean).action
 
-    def _compiled_worlds(self, k: Knowledge, cards: list[int], deadline: float) -> list[float]:
-        """The search's worlds on the kernel, in growing batches until the budget is spent."""
+    def _exchange_choice(
+        self, k: Knowledge, actions: list[Action], values: list[ActionValue]
+    ) -> Action:
+        """The bots' rule for the exchange stands unless another choice beats it, paired deal
+        by deal, by more than ``EXCHANGE_Z`` standard errors: among dozens of ways to keep two
+        cards the best mean is often just the luckiest."""
+        default = CegoHeuristicBot(0).exchange(k, actions)
+        runs, weights = self._runs
+        if default not in runs:
+            return max(values, key=lambda v: v.mean).action
+        best, best_gain = default, 0.0
+        for a, v in runs.items():
+            if a != default:
+                gain = clear_gain(v, runs[default], weights, EXCHANGE_Z)
+                if gain > best_gain:
+                    best, best_gain = a, gain
+        chosen = weighted(runs[best], weights).mean
+        for v in values:
+            if v.action.act == "aufdecken" and v.mean - v.half_width > chosen:
+                return v.action
+        return best
+
+    def _v1(self) -> CegoSearchBot:
+        """``search-v1`` with this bot's budget (for ``bidding``/``exchange`` = heuristic)."""
+        if self.v1 is None:
+            self.v1 = CegoSearchBot(self.seed, self.budget, worlds=self.worlds)
+        return self.v1
+
+    def evaluate(self, view: View, seconds: float) -> list[ActionValue]:
+        """What the search expects of every legal action of the viewing seat (see
+        :mod:`stichwerk.bots.evaluation`), within about ``seconds``. It reads the view only."""
+        if not self.compiled:
+            raise StichwerkError(NO_COMPILED)
+        actions = legal_of(view)
+        if not actions:
+            return []
+        k = read(dict(view))
+        deadline = clock.now() + seconds
+        if any(a.act == "play" for a in actions):
+            return self._play(k, actions, deadline, stop_early=False)
+        return self._before_play(k, actions, deadline)
+
+    def sampled_worlds(self, view: View, count: int) -> tuple[Any, Any]:
+        """``count`` worlds as the search samples them for this view, and their weights:
+        ``(hands, weights)``, numpy arrays of shape ``(count, 5)`` (every seat's hand as a bit
+        set of card ids) and ``(count,)``."""
         import numpy as np
 
+        from stichwerk.bots.cego import compiled as CC
+
+        if not self.compiled:
+            raise StichwerkError(NO_COMPILED)
+        K = rollouts.kernel()
+        assert K is not None
+        k = read(dict(view))
+        hands = np.zeros((count, 5), dtype=np.int64)
+        hidden = np.zeros(count, dtype=np.int64)
+        logw = np.zeros(count, dtype=np.float64)
+        if k.phase != "play":
+            template, kn, leans = _bid_rows(K, k, 1 if k.my_legage else 0)
+            rs = np.array([self.rng.getrandbits(64)], dtype=np.uint64)
+            for w in range(count):
+                row = template.copy()
+                if K.sample_world(row, kn, leans, rs) < 0:
+                    raise StichwerkError("no world fits what the seat knows")
+                hands[w] = row[K.HAND : K.HAND + 5]
+            return hands, np.ones(count)
         packed = rollouts.Packed(k, self.rng)
-        totals = np.zeros(len(cards), dtype=np.float64)
+        events = np.array(k.events or [(0, 0)], dtype=np.int64).reshape(-1, 2)
+        got = CC.sample_worlds(
+            packed.base, packed.kn, packed.leans, count, packed.rs, hands, hidden, logw, events,
+            len(k.events) if self.infer else 0, k.laid_out | (k.shown & k.played), self.eps,
+            np.array(k.banned + [0] * (5 - len(k.banned)), dtype=np.int64),
+        )  # fmt: skip
+        if got < count:
+            raise StichwerkError("no world fits what the seat knows")
+        return hands, np.exp(logw - logw.max())
+
+    @staticmethod
+    def _pflichtsolo_words(k: Knowledge, actions: list[Action]) -> set[str]:
+        """A Pflichtsolo hand must announce (RULINGS: a Schinder is Berg when the declarer
+        has the hands shown): its words other than ``fort``."""
+        acts = {a.act for a in actions}
+        if (
+            k.phase == "solo"
+            and "solo" in acts
+            and k.rules.pflichtsolo
+            and is_pflichtsolo(k.rules, k.hand, k.players)
+        ):
+            return acts - {"fort"}
+        return set()
+
+    # ------------------------------------------------------------------ card play
+
+    def _play(
+        self, k: Knowledge, actions: list[Action], deadline: float, stop_early: bool
+    ) -> list[ActionValue]:
+        plays = [a for a in actions if a.act == "play" and a.card]
+        others = [a for a in actions if a.act != "play"]
+        if others:  # withdraw, aufdecken before the first lead: each its own share of time
+            share = (deadline - clock.now()) / (1 + len(others))
+            deadline = clock.now() + share
+        out: list[ActionValue] = []
+        if len(plays) == 1 and not others and stop_early:
+            return [ActionValue(plays[0], 0.0, float("inf"), 0)]
+        values, weights = self._run_play(k, plays, deadline, stop_early)
+        for i, a in enumerate(plays):
+            s = weighted(values[i], weights)
+            out.append(ActionValue(a, s.mean, s.half_width, self.worlds_last))
+        for a in others:
+            end = clock.now() + share
+            if a.act == "aufdecken":
+                out.append(self._aufdecken(k, a, end))
+            else:
+                after = _withdrawn(k, a)
+                v, w = self._run_play(after, plays, end, False)
+                best = max((weighted(v[i], w) for i in range(len(plays))), key=lambda s: s.mean)
+                out.append(ActionValue(a, best.mean, best.half_width, self.worlds_last))
+        return out
+
+    def _run_play(
+        self, k: Knowledge, plays: list[Action], deadline: float, stop_early: bool
+    ) -> tuple[list[Any], Any]:
+        import numpy as np
+
+        from stichwerk.bots.cego import compiled as CC
+
+        packed = rollouts.Packed(k, self.rng)
+        cards = np.array([C.ID[a.card or ""] for a in plays], dtype=np.int64)
+        events = np.array(k.events or [(0, 0)], dtype=np.int64).reshape(-1, 2)
+        laid_start = k.laid_out | (k.shown & k.played)
         cap = self.worlds if self.worlds is not None else self.max_worlds
-        worlds = done = 0
+        vs: list[Any] = []
+        ws: list[Any] = []
+        done = 0
         batch = 8
-        while worlds < cap:
-            n = min(batch, cap - worlds)
-            got = packed.search(cards, n, totals)
+        while done < cap:
+            n = min(batch, cap - done)
+            values = np.zeros((n, len(plays)), dtype=np.float64)
+            logw = np.zeros(n, dtype=np.float64)
+            got = CC.search_weighted(
+                packed.base, packed.kn, packed.leans, packed.rules, k.removed, cards, n,
+                packed.rs, values, logw, events, len(k.events), laid_start, self.eps,
+                self.infer, np.array(k.banned + [0] * (5 - len(k.banned)), dtype=np.int64),
+            )  # fmt: skip
+            vs.append(values[:got])
+            ws.append(logw[:got])
             done += got
-            worlds += got // len(cards)
-            if got < n * len(cards):
+            if got < n:
                 break  # pragma: no cover - no world fits: only a view that contradicts itself
-            if self.worlds is None and time.perf_counter() > deadline:
-                break
-            batch = min(2 * batch, 256)
-        self.worlds_last = worlds
-        self.rollouts_last = done
-        return [float(t) for t in totals]
-
-    def _python_worlds(self, k: Knowledge, cards: list[int], deadline: float) -> list[float]:
-        """The search's worlds on the pure-Python fast path."""
-        totals = [0.0] * len(cards)
-        ctx = context(k)
-        worlds = done = 0
-        while True:
-            world = sample_world(k, self.rng)
-            base = fast_from(k, world)
-            outside = outside_cards(k, world)
-            for i, card in enumerate(cards):
-                fast = base.copy()
-                fast.play(card)
-                rollout(fast, ctx)
-                totals[i] += settle_deal(k, fast, outside)[k.seat]
-                done += 1
-            worlds += 1
-            if self.worlds is not None:
-                if worlds >= self.worlds:
+            if self.worlds is None:
+                if clock.now() > deadline:
                     break
-            elif time.perf_counter() > deadline or worlds >= self.max_worlds:
+                if stop_early and done >= 256 and _clear(vs, ws):
+                    break
+            batch = min(2 * batch, 256)
+        values_all = np.concatenate(vs)
+        logw_all = np.concatenate(ws)
+        weights = np.exp(logw_all - logw_all.max())
+        self.worlds_last = done
+        self.rollouts_last = done * len(plays)
+        self.ess_last = float(weights.sum() ** 2 / (weights**2).sum())
+        return [values_all[:, i] for i in range(len(plays))], weights
+
+    def _aufdecken(self, k: Knowledge, action: Action, deadline: float) -> ActionValue:
+        """*Aufdecken lassen*, scored in sampled worlds: a seat that passed in the Solo round on
+        a Pflichtsolo hand is Berg, else the declarer (such worlds weigh as the inference says)."""
+        assert k.declarer is not None
+        values: list[float] = []
+        weights: list[float] = []
+        count = 0
+        cap = self.worlds if self.worlds is not None else 2000
+        while count < cap:
+            world = sample_world(k, self.rng)
+            schinder = [
+                s for s in k.passed_solo
+                if s != k.seat and is_pflichtsolo(k.rules, world.hands[s], k.players)
+            ]  # fmt: skip
+            score = scoring.score_aufdecken(
+                k.rules, seats=k.seats, declarer=k.declarer, value=k.value or 1,
+                schinder=schinder,
+            )["settlement"]  # fmt: skip
+            dealt = k.order
+            values.append(score[k.seat] - sum(score[s] for s in dealt) / len(dealt))
+            weights.append(EPS_BID ** len(schinder))
+            count += 1
+            if self.worlds is None and clock.now() > deadline:
                 break
-        self.worlds_last = worlds
-        self.rollouts_last = done
-        return totals
+        s = weighted(values, weights)
+        return ActionValue(action, s.mean, s.half_width, count)
+
+    # ------------------------------------------------------------------ before the play
+
+    def _before_play(
+        self, k: Knowledge, actions: list[Action], deadline: float
+    ) -> list[ActionValue]:
+        """Every word or exchange choice played out in sampled deals (see the module
+        docstring); ``aufdecken`` scored on its own."""
+        rows: list[list[int]] = []
+        spans: list[tuple[Action, int, int, str]] = []
+        extra: list[Action] = []
+        stage = 0
+        for a in actions:
+            if a.act == "aufdecken":
+                extra.append(a)
+                continue
+            option_rows, combine, stage_a = self._option(k, a)
+            spans.append((a, len(rows), len(rows) + len(option_rows), combine))
+            rows.extend(option_rows)
+            stage = max(stage, stage_a)
+        out: list[ActionValue] = []
+        if extra:
+            share = (deadline - clock.now()) / (1 + len(extra))
+            deadline = clock.now() + share
+        self._runs = ({}, None)
+        if rows:
+            values, weights = self._run_options(k, rows, stage, deadline)
+            runs = {}
+            for a, lo, hi, combine in spans:
+                if combine == "max":  # the seat's own later choice: the best of them
+                    i = max(range(lo, hi), key=lambda i: weighted(values[:, i], weights).mean)
+                    runs[a] = values[:, i]
+                else:  # another seat's choice, unknown: each as likely
+                    runs[a] = values[:, lo:hi].mean(axis=1)
+                s = weighted(runs[a], weights)
+                out.append(ActionValue(a, s.mean, s.half_width, self.worlds_last))
+            self._runs = (runs, weights)
+        for a in extra:
+            out.append(self._aufdecken(k, a, clock.now() + share))
+        return out
+
+    def _option(self, k: Knowledge, a: Action) -> tuple[list[list[int]], str, int]:
+        """The option rows (``compiled.O_*``) of a word or exchange choice, how to combine
+        them (``max``: the seat chooses later; ``mean``: another seat does) and the stage."""
+        from stichwerk.bots.cego import compiled as CC
+
+        K = rollouts.kernel()
+        assert K is not None
+        rules = k.rules
+        me = k.seat
+        raise_by = rules.gegensolo_raise if k.gegensolo else 0
+        row = [-1] * CC.OPTION_FIELDS
+        row[CC.O_STAGE] = 0
+        row[CC.O_LATER] = 0
+
+        def ladder(contract: str, declarer: int, extra: int = 0) -> None:
+            ex = EXCHANGES[contract]
+            row[CC.O_CONTRACT] = K.LADDER
+            row[CC.O_DECLARER] = declarer
+            row[CC.O_VALUE] = rules.value_of(contract) + extra
+            row[CC.O_LAY_N] = ex.lay_out
+            row[CC.O_LAY_KIND] = K.LAY_OUT_KIND[ex.lay_out_kind]
+            row[CC.O_KEEP] = ex.keep
+            row[CC.O_PRESS_KIND] = K.PRESS_KIND[ex.press]
+
+        def fixed(contract: str, declarer: int) -> None:
+            row[CC.O_CONTRACT] = K.CONTRACT_CODES[contract]
+            row[CC.O_DECLARER] = declarer
+            row[CC.O_VALUE] = rules.solo_value
+
+        def going_on(later: int) -> tuple[list[list[int]], str, int]:
+            """After fort: the game goes on; without a Solo Vorhand plays Cego or Räuber."""
+            row[CC.O_CONTRACT] = CC.CONTINUE
+            row[CC.O_LATER] = later
+            row[CC.O_VALUE] = 0
+            rows = [list(row)]
+            if rules.raeuber:
+                row[CC.O_VALUE] = 1
+                rows.append(list(row))
+            return rows, "max" if k.order[0] == me else "mean", 0
+
+        act = a.act
+        phase = k.phase
+        if phase == "solo":
+            soloist = _bidder(k, "solo")
+            if act == "fort":
+                if soloist is not None:
+                    fixed("solo", soloist)
+                else:
+                    return going_on(_later(k))
+            else:
+                fixed(act, me)
+        elif phase == "gegensolo":
+            soloist = _bidder(k, "solo")
+            if act == "fort":
+                fixed("solo", soloist if soloist is not None else k.order[0])
+            else:
+                ladder(rules.ladder[0], me, rules.gegensolo_raise)
+        elif phase == "special":
+            standing = _bidder(k, "bettel")
+            if act == "fort":
+                if standing is not None:
+                    fixed("bettel", standing)
+                else:
+                    return going_on(0)
+            else:
+                fixed(act, me)
+        elif phase == "auction":
+            level = k.auction_level or rules.ladder[0]
+            holder = k.auction.get("holder")
+            challenger = k.auction.get("challenger")
+            if act in EXCHANGES and act != level:
+                ladder(act, me, raise_by)
+            elif act in ("cego", "selbst"):
+                ladder(level, me, raise_by)
+            elif holder == me:  # gut to a raise: the challenger plays it
+                ladder(level, challenger if challenger is not None else me, raise_by)
+            else:  # gut as a challenger: the holder keeps his game
+                ladder(level, holder if holder is not None else me, raise_by)
+        elif phase == "raeuber":
+            if act == "raeuber":
+                row[CC.O_CONTRACT] = K.RAEUBER
+                row[CC.O_DECLARER] = me
+            else:
+                ladder(rules.ladder[0], me)
+        else:  # the exchange
+            assert k.contract is not None
+            ladder(k.contract, me, raise_by)
+            row[CC.O_VALUE] = k.value or row[CC.O_VALUE]
+            if act == "lay-out":
+                row[CC.O_LAID] = mask_of(list(a.cards))
+            elif act == "keep":
+                row[CC.O_LAID] = k.laid_out
+                row[CC.O_KEPT] = mask_of(list(a.cards))
+            else:
+                row[CC.O_STAGE] = 1
+                row[CC.O_LAID] = k.laid_out
+                row[CC.O_SWAP_FROM] = -1
+                row[CC.O_NEVER] = k.never_wins
+                if act == "press":
+                    row[CC.O_PRESS] = C.ID[a.cards[0]]
+                elif act == "withdraw":
+                    row[CC.O_SWAP_FROM] = C.ID[a.cards[0]]
+                    row[CC.O_SWAP_TO] = C.ID[a.cards[1]]
+                return [row], "max", 1
+        row[CC.O_SWAP_FROM] = -1
+        return [row], "max", 0
+
+    def _run_options(
+        self, k: Knowledge, rows: list[list[int]], stage: int, deadline: float
+    ) -> tuple[Any, Any]:
+        import numpy as np
+
+        from stichwerk.bots.cego import compiled as CC
+
+        K = rollouts.kernel()
+        assert K is not None
+        rules = k.rules
+        template, kn, leans = _bid_rows(K, k, stage)
+        extra = 1 if k.players == 3 else 0
+        ps = np.array(
+            [
+                rules.pflichtsolo_trumps + extra,
+                rules.pflichtsolo_short_trumps + extra,
+                rules.pflichtsolo_high_count,
+                rules.pflichtsolo_max_suits,
+            ],
+            dtype=np.int64,
+        )  # fmt: skip
+        ex = K.exchange_row(rules.ladder[0])
+        passed = 0
+        for s in k.passed_solo:
+            if s != k.seat:
+                passed |= 1 << s
+        soloist = _bidder(k, "solo")
+        model = np.array(solo_model(rules, k.players), dtype=np.float64)
+        options = np.array(rows, dtype=np.int64)
+        rs = np.array([self.rng.getrandbits(64)], dtype=np.uint64)
+        rules_row = K.rules_row(rules)
+        cap = self.worlds if self.worlds is not None else MAX_DEALS
+        vs: list[Any] = []
+        ws: list[Any] = []
+        done = 0
+        batch = 32
+        while done < cap:
+            n = min(batch, cap - done)
+            values = np.zeros((n, len(rows)), dtype=np.float64)
+            logw = np.zeros(n, dtype=np.float64)
+            got = CC.contract_values(
+                template, kn, leans, rules_row, k.removed, options, ps, ex, passed, model,
+                EPS_BID, n, rs, values, logw, -1 if soloist is None else soloist,
+            )  # fmt: skip
+            vs.append(values[:got])
+            ws.append(logw[:got])
+            done += got
+            if got < n:
+                break  # pragma: no cover - no world fits: only a view that contradicts itself
+            if self.worlds is None and clock.now() > deadline:
+                break
+            batch = min(2 * batch, max(8, 8192 // len(rows)))
+        values_all = np.concatenate(vs)
+        logw_all = np.concatenate(ws)
+        weights = np.exp(logw_all - logw_all.max())
+        self.worlds_last = done
+        self.rollouts_last = done * len(rows)
+        return values_all, weights
 
 
-def make(game: str, seed: int | str = 0, **params: Any) -> CegoSearchBot:
+# ---------------------------------------------------------------------- helpers
+
+
+def _clear(vs: list[Any], ws: list[Any]) -> bool:
+    """Whether the best card so far leads every other by three standard errors."""
+    import numpy as np
+
+    values = np.concatenate(vs)
+    logw = np.concatenate(ws)
+    if values.shape[1] < 2:
+        return True
+    w = np.exp(logw - logw.max())
+    total = w.sum()
+    ess = total * total / (w * w).sum()
+    if ess < 30:
+        return False
+    means = (w[:, None] * values).sum(axis=0) / total
+    best = int(np.argmax(means))
+    for i in range(values.shape[1]):
+        if i != best:
+            d = values[:, best] - values[:, i]
+            m = float((w * d).sum() / total)
+            var = float((w * (d - m) ** 2).sum() / total)
+            if m <= 3.0 * (var / ess) ** 0.5:
+                return False
+    return True
+
+
+def _bid_rows(K: Any, k: Knowledge, stage: int) -> tuple[Any, Any, Any]:
+    """Before the play: a deal row with only the seat's hand (Vorhand to act), the sampler's
+    row for the hidden cards and its lean. At ``stage`` 0 of the exchange the seat's own
+    legage is not made yet (the blind is still hidden)."""
+    import numpy as np
+
+    template = K.empty_row()
+    template[K.SEATS] = k.seats
+    K.set_order(template, list(k.order))
+    template[K.HAND + k.seat] = k.hand
+    template[K.TO_ACT] = k.order[0]
+    template[K.DECIDED_STOP] = k.rules.stop_when_decided
+    lean_seat, leans = _bid_lean(k)
+    known = _before_blind(k) if stage == 0 and k.phase == "exchange" else k
+    kn = rollouts.knowledge_row(K, known, lean_seat)
+    return template, kn, np.array(leans, dtype=np.float64)
+
+
+def _bidder(k: Knowledge, word: str) -> int | None:
+    """The seat that said ``word`` (a standing Solo, a Bettel), if any."""
+    for seat, words in k.bids.items():
+        if word in words:
+            return seat
+    return None
+
+
+def _later(k: Knowledge) -> int:
+    """The seats after this one in the Solo round (bits): they have yet to speak."""
+    i = k.order.index(k.seat)
+    out = 0
+    for s in k.order[i + 1 :]:
+        out |= 1 << s
+    return out
+
+
+def _bid_lean(k: Knowledge) -> tuple[int, tuple[float, float, float]]:
+    """The seat the bidding's sampling leans on: a declarer against everyone is dealt more
+    trumps (a standing Solo, the auction's holder, the exchange's own declarer excepted)."""
+    if k.contract is not None and k.declarer is not None and k.declarer != k.seat:
+        return k.declarer, (1.0, 1.0, 1.0 / TRUMP_LEAN)
+    soloist = _bidder(k, "solo")
+    if soloist is not None and soloist != k.seat:
+        return soloist, (1.0, 1.0, 1.0 / TRUMP_LEAN)
+    return -1, (1.0, 1.0, 1.0)
+
+
+def _before_blind(k: Knowledge) -> Knowledge:
+    """The knowledge as it was before the blind was taken (nothing laid away yet)."""
+    before = copy.copy(k)
+    before.my_legage = 0
+    before.contract = None
+    return before
+
+
+def _withdrawn(k: Knowledge, a: Action) -> Knowledge:
+    """The seat's knowledge after withdrawing a laid-out Leere for a card of the blind."""
+    leer, better = C.ID[a.cards[0]], C.ID[a.cards[1]]
+    after = copy.copy(k)
+    after.laid_out = (k.laid_out & ~(1 << leer)) | (1 << better)
+    after.shown = k.shown | (1 << better)
+    return after
+
+
+def make(game: str, seed: int | str = 0, **params: Any) -> CegoSearch:
     """Registry factory."""
-    return CegoSearchBot(seed, **params)
+    return CegoSearch(seed, **params)
 
 
 def throughput(seconds: float = 2.0, seed: int = 1, compiled: bool = False) -> dict[str, float]:
-    """Determinizations and roll-outs per second from mid-deal positions (for benchmarks).
+    """Determinizations and roll-outs per second (``benchmarks/search_speed.py``): both searches
+    sample and roll out on the same paths, so this is ``search_v1.throughput``."""
+    from stichwerk.bots.cego import search_v1
 
-    A roll-out is a world sampled for it, played to the end by the policy and scored. With
-    ``compiled`` the kernel does both, 64 worlds per call (each position packed once, as the
-    search packs once per decision); else the pure-Python path, one at a time.
-    """
-    from stichwerk.cego.record import new_deal
-
-    rng = random.Random(seed)
-    views = mid_deal_views(new_deal, CegoHeuristicBot, rng, max_skip=30)
-    positions = [read(v) for v in views]
-    if compiled:
-        import numpy as np
-
-        packed = [rollouts.Packed(k, rng) for k in positions]
-        first = [
-            [C.ID[a["card"]] for a in v["legal_actions"] if a["act"] == "play"][:1] for v in views
-        ]
-        batch = 64
-        totals = np.zeros(1, dtype=np.float64)
-        jobs = list(zip(packed, first, strict=True))
-        rates_ = rates(
-            jobs,
-            lambda job: job[0].sample_many(batch),
-            lambda job: job[0].search(job[1], batch, totals),
-            seconds,
-        )
-        return {name: value * batch for name, value in rates_.items()}
-
-    def play_out(k: Knowledge) -> None:
-        world = sample_world(k, rng)
-        fast = fast_from(k, world)
-        rollout(fast, context(k))
-        settle_deal(k, fast, outside_cards(k, world))
-
-    return rates(positions, lambda k: sample_world(k, rng), play_out, seconds)
+    return search_v1.throughput(seconds, seed, compiled)

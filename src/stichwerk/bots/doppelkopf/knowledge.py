@@ -28,6 +28,8 @@ from stichwerk.doppelkopf.trumps import SCHEME_OF_GAME, Order, order_for
 CQ = CODE_INDEX["CQ"]
 DA = CODE_INDEX["DA"]
 LEVEL_ACTS = ("re", "kontra", "keine-90", "keine-60", "keine-30", "schwarz")
+EV_CARD, EV_WORD, EV_SAU, EV_SUPERSAU = range(4)
+"""Kinds of :attr:`Knowledge.events`."""
 
 _PROFILES: dict[str, Profile] = {}
 
@@ -111,6 +113,11 @@ class Knowledge:
     ann_log: list[tuple[int, str, int]] = field(default_factory=list)
     """Announcements, Sau and Superschweine in order: (seat, act, cards the seat held then)."""
     declared: dict[int, list[str]] = field(default_factory=dict)
+    reserved: dict[int, str] = field(default_factory=dict)
+    """Each seat's word in the reservation round so far: ``gesund`` or ``vorbehalt``."""
+    events: list[tuple[int, int, int]] = field(default_factory=list)
+    """The play as it happened, for the inference's replay: ``(kind, seat, value)`` with kind
+    0 a card (its id), 1 an announcement (its index in ``LEVEL_ACTS``), 2 Sau, 3 Superschweine."""
     base: FastPlay | None = None
     """The tricks so far replayed on the fast path (only the played cards are in it)."""
     soft_hits: int = 0
@@ -180,8 +187,15 @@ def read(view: dict[str, Any]) -> Knowledge:
             plays.append((s, card))
             played_by[s] |= 1 << card
             held[s] -= 1
+            k.events.append((EV_CARD, s, card))
         elif act in LEVEL_ACTS or act in ("sau", "supersau"):
             k.ann_log.append((s, act, held[s]))
+            if act in LEVEL_ACTS:
+                k.events.append((EV_WORD, s, LEVEL_ACTS.index(act)))
+            else:
+                k.events.append((EV_SAU if act == "sau" else EV_SUPERSAU, s, 0))
+        elif act in ("gesund", "vorbehalt"):
+            k.reserved[s] = act
         elif act in ("hochzeit", "armut", "solo", "schmeissen", "neu-geben"):
             k.declared.setdefault(s, []).append(act)
     hand = 0

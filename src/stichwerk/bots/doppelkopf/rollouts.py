@@ -88,56 +88,7 @@ class Packed:
         self.policy = policy_tables(k.profile)
         self.base = K.from_fast(k.base)
         self.base[K.HAND + k.seat] = k.hand
-        kn = np.zeros(K.D_FIELDS, dtype=np.int64)
-        kf = np.ones(K.F_FIELDS, dtype=np.float64)
-        kn[K.D_SEAT] = k.seat
-        kn[K.D_UNSEEN] = k.unseen
-        kn[K.D_TO_ACT] = -1 if k.to_act is None else k.to_act
-        kn[K.D_NORMAL_PARTIES] = k.game_type == "normal" and k.hochzeiter < 0
-        trump_mask = k.card_order().trump_mask
-        nh = 0
-        for s in k.others:
-            must = k.must[s]
-            free = k.hand_sizes[s] - must.bit_count()
-            n = k.exact_trumps[s]
-            if n >= 0:
-                need = n - (must & trump_mask).bit_count()
-                if need < 0 or need > free:
-                    kn[K.D_IMPOSSIBLE] = 1
-                for part, size in ((trump_mask, need), (~trump_mask, free - need)):
-                    kn[K.D_H_SEAT + nh] = s
-                    kn[K.D_H_ONLY + nh] = ~k.banned[s] & part
-                    kn[K.D_H_LOOSE + nh] = part
-                    kn[K.D_H_ROOM + nh] = size
-                    kf[K.F_WEIGHT + nh] = 1.0
-                    nh += 1
-            else:
-                if free < 0:
-                    kn[K.D_IMPOSSIBLE] = 1
-                kn[K.D_H_SEAT + nh] = s
-                kn[K.D_H_ONLY + nh] = ~k.banned[s]
-                kn[K.D_H_LOOSE + nh] = -1
-                kn[K.D_H_ROOM + nh] = free
-                kf[K.F_WEIGHT + nh] = k.trump_weight[s]
-                nh += 1
-        kn[K.D_NH] = nh
-        for s in range(k.seats):
-            if s != k.seat:
-                kn[K.D_MUST + s] = k.must[s]
-            kn[K.D_PLAYED_BY + s] = k.played_by[s]
-        for j, s in enumerate(k.order):
-            kn[K.D_ORDER + j] = s
-        pairs = k.unlikely_pairs[:12]
-        kn[K.D_N_UNLIKELY] = len(pairs)
-        for j, (s, code, odds) in enumerate(pairs):
-            kn[K.D_UNLIKELY + 2 * j] = s
-            kn[K.D_UNLIKELY + 2 * j + 1] = code
-            kf[K.F_ODDS + j] = odds
-        log = [(s, LEVEL_ACTS.index(act)) for s, act, _ in k.ann_log if act in LEVEL_ACTS][:16]
-        kn[K.D_N_ANN] = len(log)
-        for j, (s, act) in enumerate(log):
-            kn[K.D_ANN_LOG + 2 * j] = s
-            kn[K.D_ANN_LOG + 2 * j + 1] = act
+        kn, kf = knowledge_rows(K, k)
         self.kn = kn
         self.kf = kf
         self.counters = np.array([k.soft_hits, k.soft_misses], dtype=np.int64)
@@ -172,3 +123,62 @@ class Packed:
             self.base, self.kn, self.kf, t.orders, t.ann, worlds, self.rs, self.counters
         )
         return found
+
+
+def knowledge_rows(K: Any, k: Knowledge) -> tuple[Any, Any]:
+    """What the seat knows as the kernel's sampler reads it: an ``int64`` row (``D_*``: who
+    may hold what, hand sizes, what must be where, the announcements) and a float row (the
+    soft weights)."""
+    import numpy as np
+
+    kn = np.zeros(K.D_FIELDS, dtype=np.int64)
+    kf = np.ones(K.F_FIELDS, dtype=np.float64)
+    kn[K.D_SEAT] = k.seat
+    kn[K.D_UNSEEN] = k.unseen
+    kn[K.D_TO_ACT] = -1 if k.to_act is None else k.to_act
+    kn[K.D_NORMAL_PARTIES] = k.game_type == "normal" and k.hochzeiter < 0
+    trump_mask = k.card_order().trump_mask
+    nh = 0
+    for s in k.others:
+        must = k.must[s]
+        free = k.hand_sizes[s] - must.bit_count()
+        n = k.exact_trumps[s]
+        if n >= 0:
+            need = n - (must & trump_mask).bit_count()
+            if need < 0 or need > free:
+                kn[K.D_IMPOSSIBLE] = 1
+            for part, size in ((trump_mask, need), (~trump_mask, free - need)):
+                kn[K.D_H_SEAT + nh] = s
+                kn[K.D_H_ONLY + nh] = ~k.banned[s] & part
+                kn[K.D_H_LOOSE + nh] = part
+                kn[K.D_H_ROOM + nh] = size
+                kf[K.F_WEIGHT + nh] = 1.0
+                nh += 1
+        else:
+            if free < 0:
+                kn[K.D_IMPOSSIBLE] = 1
+            kn[K.D_H_SEAT + nh] = s
+            kn[K.D_H_ONLY + nh] = ~k.banned[s]
+            kn[K.D_H_LOOSE + nh] = -1
+            kn[K.D_H_ROOM + nh] = free
+            kf[K.F_WEIGHT + nh] = k.trump_weight[s]
+            nh += 1
+    kn[K.D_NH] = nh
+    for s in range(k.seats):
+        if s != k.seat:
+            kn[K.D_MUST + s] = k.must[s]
+        kn[K.D_PLAYED_BY + s] = k.played_by[s]
+    for j, s in enumerate(k.order):
+        kn[K.D_ORDER + j] = s
+    pairs = k.unlikely_pairs[:12]
+    kn[K.D_N_UNLIKELY] = len(pairs)
+    for j, (s, code, odds) in enumerate(pairs):
+        kn[K.D_UNLIKELY + 2 * j] = s
+        kn[K.D_UNLIKELY + 2 * j + 1] = code
+        kf[K.F_ODDS + j] = odds
+    log = [(s, LEVEL_ACTS.index(act)) for s, act, _ in k.ann_log if act in LEVEL_ACTS][:16]
+    kn[K.D_N_ANN] = len(log)
+    for j, (s, act) in enumerate(log):
+        kn[K.D_ANN_LOG + 2 * j] = s
+        kn[K.D_ANN_LOG + 2 * j + 1] = act
+    return kn, kf

@@ -1,51 +1,81 @@
-"""The determinized search player (PIMC: Perfect Information Monte Carlo).
+"""The search player: every decision by play-outs of sampled deals, worlds weighted by inference.
 
-For a card to play it deals the unseen cards out again and again, consistently with everything
-the seat has seen (shown-out classes, the Kreuz-Damen of a Hochzeit or of a seat known to be Re,
-what an Armut showed, a Sau, the number of cards each seat holds; a soloist and a seat that
-announced are dealt more trumps), plays each legal card in each sampled world and finishes the
-deal with the heuristic policy for every seat (in a normal game each seat knowing only what the
-table knows of the parties), and scores it against the table's mean. The heuristic's own card
-stands unless another beats it, paired world by world, by more than ``confidence`` standard
-errors: with few worlds the best mean is often just the luckiest. The same roll-outs, scored
-once more with the seat's next announcement (Re/Kontra or an Absage) added, tell whether that
-announcement pays. Reservations and the Armut use the heuristic with more simulated deals.
+- **Card play and announcements**: weighted PIMC on the compiled kernel. Worlds are sampled
+  consistently with everything the seat has seen (``knowledge.py``: shown-out classes, the
+  Kreuz-Damen of a Hochzeit, of a Re announcer or of a played one, what an Armut showed, a Sau,
+  the hand sizes) and weighted by how likely the other seats' cards so far were in each under
+  the bots' own roll-out policy (``compiled.replay_loglik``). Each legal card is played in each
+  world and the deal finished by the policy; each open announcement (Re, Kontra, an Absage) is
+  scored on the same roll-outs with the word said. The policy's own card stands unless another
+  beats it, paired world by world, by more than ``confidence`` standard errors; a word is said
+  when it gains more than that and ``ANNOUNCE_MARGIN``.
+- **Reservations** (gesund or Vorbehalt; which solo, Hochzeit or Stilles Solo, Armut, a redeal):
+  each option is played out in sampled deals of the other hands (``compiled.reservation_values``)
+  and the best mean is chosen. Seats that said gesund before are unlikely to hold an Armut.
+- **The Armut** (take or decline; what to give back): each choice played out the same way on
+  deals built in Python and finished on the kernel.
 
-Every decision keeps to a time budget (default 0.3 s); with ``worlds`` set it samples exactly
-that many worlds instead, so that its play is reproducible.
+:meth:`DoppelkopfSearch.evaluate` returns the same numbers for every legal action (the API of
+post-game analysis, :mod:`stichwerk.bots.evaluation`).
 
-Where numba is installed (``pip install stichwerk[research]``) the worlds are sampled, played
-out and scored by the compiled kernel (``rollouts.py``, ``stichwerk.doppelkopf.kernel``), many
-worlds per call, so the same budget buys far more roll-outs (up to ``max_worlds``); without it,
-or with ``compiled=False``, the pure-Python path below does the same work.
+Every decision keeps to a time budget: ``budget`` seconds for a card, ``bid_budget`` for the
+decisions before the play; with ``worlds`` set it samples exactly that many worlds instead, so
+that its play is reproducible. Without numba (no ``research`` extra) the search falls back to
+today's pure-Python search (``search_v1``) for its play and evaluates on the Python path.
 """
 
+import copy
 import math
 import random
-import time
 from typing import Any
 
+from stichwerk.bots import clock
 from stichwerk.bots.base import View, legal_of
 from stichwerk.bots.doppelkopf import rollouts
-from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot, team_of
-from stichwerk.bots.doppelkopf.knowledge import CQ, LEVEL_ACTS, Knowledge, read
+from stichwerk.bots.doppelkopf.heuristic import (
+    TAKE,
+    DoppelkopfHeuristicBot,
+    order_of,
+    return_score,
+    team_of,
+)
+from stichwerk.bots.doppelkopf.knowledge import LEVEL_ACTS, Knowledge, read
 from stichwerk.bots.doppelkopf.policy import choose_card
-from stichwerk.bots.doppelkopf.world import fast_from, relative, rollout, sample_world, settle
-from stichwerk.bots.speed import mid_deal_views, rates
+from stichwerk.bots.doppelkopf.search_v1 import DoppelkopfSearchBot
+from stichwerk.bots.doppelkopf.world import (
+    relative,
+    rollout,
+    sample_world,
+    settle,
+)
+from stichwerk.bots.evaluation import ActionValue, clear_gain, weighted
 from stichwerk.core.action import Action
+from stichwerk.core.bits import bits_list
 from stichwerk.core.errors import StichwerkError
-from stichwerk.doppelkopf.cards import CODE_INDEX, code_mask
+from stichwerk.doppelkopf.cards import CARD_AUGEN, CODE_INDEX, code_mask, code_of
+from stichwerk.doppelkopf.fast import FastPlay
 
+EPS = 0.5
+"""How often the inference lets a seat stray from the policy (see ``compiled.replay_loglik``)."""
+EPS_RESERVATION = 0.1
+"""How likely a seat said gesund on a hand the bots would have declared an Armut with."""
 ANNOUNCE_MARGIN = 0.1
-"""An announcement must gain this much per deal (in settlement points, beyond the noise)."""
-MAX_WORLDS = 400
-"""Worlds per decision at most on the pure-Python path."""
-MAX_WORLDS_COMPILED = 4000
-"""Worlds per decision at most on the compiled kernel (more buys little)."""
+"""An announcement must gain this much per deal beyond the noise (the roll-outs leave out the
+other party's answer to it)."""
+MAX_WORLDS = 5000
+"""Worlds per card decision at most (more buys little)."""
+MAX_DEALS = 4000
+"""Sampled deals per reservation decision at most."""
+CLEAR = 3.0
+"""A card decision stops early once the best card leads every other by this many standard
+errors (after at least ``MIN_CLEAR`` worlds)."""
+MIN_CLEAR = 256
+WORDS = {act: i for i, act in enumerate(LEVEL_ACTS)}
+NO_COMPILED = "the search's evaluation needs the compiled kernel: pip install stichwerk[research]"
 
 
-class DoppelkopfSearchBot:
-    """PIMC over sampled worlds with policy roll-outs, under a time budget per decision."""
+class DoppelkopfSearch:
+    """Weighted PIMC on the compiled kernel, for every decision, under a time budget."""
 
     name = "search"
 
@@ -53,159 +83,229 @@ class DoppelkopfSearchBot:
         self,
         seed: int | str = 0,
         budget: float = 0.3,
+        bid_budget: float | None = None,
         worlds: int | None = None,
-        bid_samples: int = 24,
         max_worlds: int | None = None,
+        compiled: bool | None = None,
+        infer: bool = True,
+        eps: float = EPS,
         confidence: float = 1.0,
         public: bool = True,
-        compiled: bool | None = None,
     ) -> None:
         self.budget = budget
+        self.bid_budget = bid_budget if bid_budget is not None else min(1.5, 4 * budget)
         self.worlds = worlds
-        self.bid_samples = bid_samples
         self.compiled = rollouts.available() if compiled is None else compiled
-        """Roll out on the compiled kernel (default: when numba is installed)."""
+        """Search on the compiled kernel (default: when numba is installed)."""
         if self.compiled and not rollouts.available():
             raise StichwerkError("the compiled search needs numba: pip install stichwerk[research]")
-        self.max_worlds = max_worlds or (MAX_WORLDS_COMPILED if self.compiled else MAX_WORLDS)
+        self.max_worlds = max_worlds or MAX_WORLDS
+        self.infer = infer
+        self.eps = eps
         self.confidence = confidence
-        """How many standard errors a card must gain over the heuristic's to be played."""
         self.public = public
-        """Roll-outs where the seats know only what the table knows of the parties."""
-        self.rng = random.Random(f"search-{seed}")
+        self.seed = seed
+        self.rng = random.Random(f"search2-{seed}")
         self.heuristic = DoppelkopfHeuristicBot(seed)
+        self.fallback = None if self.compiled else DoppelkopfSearchBot(seed, budget, worlds,
+                                                                       compiled=False)  # fmt: skip
         self.worlds_last = 0
         self.rollouts_last = 0
+        self.ess_last = 0.0
+
+    # ------------------------------------------------------------------ the interface
 
     def act(self, view: View) -> Action:
-        deadline = time.perf_counter() + self.budget
         actions = legal_of(view)
         if len(actions) == 1:
             return actions[0]
-        acts = {a.act for a in actions}
         for a in actions:
             if a.act in ("sau", "supersau"):
-                return a
+                return a  # the policy shows a Sau at once; the roll-outs assume it
+        if self.fallback is not None:
+            return self.fallback.act(view)
         k = read(dict(view))
+        acts = {a.act for a in actions}
+        start = clock.now()
         if "play" in acts:
-            return self.search_play(k, actions, deadline)
-        return self.heuristic.speak(k, actions, samples=self.bid_samples)
+            return self._choose_play(k, actions, start + self.budget)
+        values = self._speak(k, actions, start + self.bid_budget)
+        return max(values, key=lambda v: v.mean).action
 
-    def search_play(self, k: Knowledge, actions: list[Action], deadline: float) -> Action:
-        plays: list[Action] = []
-        cards: list[int] = []
-        hand = k.hand
-        for a in actions:
-            if a.act == "play" and a.card:
-                mine = hand & code_mask(CODE_INDEX[a.card])
-                plays.append(a)
-                cards.append((mine & -mine).bit_length() - 1)
-        words = [a for a in actions if a.act in LEVEL_ACTS]
-        word = words[0] if words else None  # the lowest: Re/Kontra, else the next Absage
-        if len(plays) == 1 and word is None:
+    def evaluate(self, view: View, seconds: float) -> list[ActionValue]:
+        """What the search expects of every legal action of the viewing seat (see
+        :mod:`stichwerk.bots.evaluation`), within about ``seconds``. It reads the view only."""
+        if not self.compiled:
+            raise StichwerkError(NO_COMPILED)
+        actions = legal_of(view)
+        if not actions:
+            return []
+        k = read(dict(view))
+        deadline = clock.now() + seconds
+        if any(a.act == "play" for a in actions):
+            return self._evaluate_play(k, actions, deadline)
+        return self._speak(k, actions, deadline)
+
+    def sampled_worlds(self, view: View, count: int) -> tuple[Any, Any]:
+        """``count`` worlds as the search samples them for this view, and their weights:
+        ``(hands, weights)``, numpy arrays of shape ``(count, 5)`` (every seat's hand as a bit
+        set of card ids, as ``knowledge.read`` numbers them) and ``(count,)``."""
+        import numpy as np
+
+        from stichwerk.bots.doppelkopf import compiled as DC
+
+        if not self.compiled:
+            raise StichwerkError(NO_COMPILED)
+        K = rollouts.kernel()
+        assert K is not None
+        k = read(dict(view))
+        hands = np.zeros((count, 5), dtype=np.int64)
+        logw = np.zeros(count, dtype=np.float64)
+        if k.base is None:
+            template, kn, kf = _reservation_rows(K, k)
+            t = K.tables_for(k.profile)
+            counters = np.zeros(2, dtype=np.int64)
+            rs = np.array([self.rng.getrandbits(64)], dtype=np.uint64)
+            for w in range(count):
+                row = template.copy()
+                if not K.sample_world(row, kn, kf, t.orders, rs, counters, t.ann):
+                    raise StichwerkError("no world fits what the seat knows")
+                hands[w] = row[K.HAND : K.HAND + 5]
+            return hands, np.ones(count)
+        packed = rollouts.Packed(k, self.rng)
+        t = packed.tables
+        pub = np.full(5, -1, dtype=np.int64)
+        pub[: len(k.public_party)] = k.public_party
+        hist = np.array(k.events or [(0, 0, 0)], dtype=np.int64).reshape(-1, 3)
+        got = DC.sample_worlds(
+            packed.base, packed.kn, packed.kf, t.profile, t.orders, t.ann, packed.policy.ints,
+            packed.policy.floats, pub, self.public, count, packed.rs, packed.counters, hands,
+            logw, hist, len(k.events) if self.infer else 0, k.hochzeiter >= 0, self.eps,
+        )  # fmt: skip
+        if got < count:
+            raise StichwerkError("no world fits what the seat knows")
+        return hands, np.exp(logw - logw.max())
+
+    # ------------------------------------------------------------------ card play
+
+    def _choose_play(self, k: Knowledge, actions: list[Action], deadline: float) -> Action:
+        plays, cards = _plays(k, actions)
+        words = [a for a in actions if a.act in WORDS]
+        if len(plays) == 1 and not words:
             return plays[0]
-        seat = k.seat
+        run = self._run_play(k, cards, words, deadline, stop_early=True)
+        values, said, weights = run
         n = len(cards)
-        public = k.public_party if self.public else None
-        shown = None
-        if public is not None:
-            shown = list(public)
-            shown[seat] = 0  # playing a Kreuz Dame shows the Re party
-        if self.compiled:
-            values, said = self._compiled_worlds(k, cards, word, public, deadline)
-        else:
-            values, said = self._python_worlds(k, cards, word, public, shown, deadline)
-        # The heuristic's card stands unless another is better by more than the noise.
-        default = cards.index(self._heuristic_card(k, cards)) if n > 1 else 0
-        best = default
-        best_gain = 0.0
+        default = cards.index(self._policy_card(k, cards)) if n > 1 else 0
+        best, best_gain = default, 0.0
         for i in range(n):
             if i != default:
-                gain = _clear_gain(values[i], values[default], self.confidence)
+                gain = clear_gain(values[i], values[default], weights, self.confidence)
                 if gain > best_gain:
                     best, best_gain = i, gain
-        if word is not None:
-            gain = _clear_gain(said[best], values[best], self.confidence)
-            if gain > ANNOUNCE_MARGIN:
-                return word
-        return plays[best]
+        word, word_gain = None, ANNOUNCE_MARGIN
+        for j, w in enumerate(words):
+            gain = clear_gain(said[j][best], values[best], weights, self.confidence)
+            if gain > word_gain:
+                word, word_gain = w, gain
+        return word if word is not None else plays[best]
 
-    def _compiled_worlds(
+    def _evaluate_play(
+        self, k: Knowledge, actions: list[Action], deadline: float
+    ) -> list[ActionValue]:
+        plays, cards = _plays(k, actions)
+        words = [a for a in actions if a.act in WORDS]
+        sau = [a for a in actions if a.act in ("sau", "supersau")]
+        out: list[ActionValue] = []
+        if sau:
+            # Each way of going on gets its share of the time: on now, or after the Sau.
+            share = (deadline - clock.now()) / (1 + len(sau))
+            deadline = clock.now() + share
+        values, said, weights = self._run_play(k, cards, words, deadline, stop_early=False)
+        samples = self.worlds_last
+        for i, a in enumerate(plays):
+            s = weighted(values[i], weights)
+            out.append(ActionValue(a, s.mean, s.half_width, samples))
+        for j, a in enumerate(words):
+            best = max((weighted(said[j][i], weights) for i in range(len(cards))),
+                       key=lambda s: s.mean)  # fmt: skip
+            out.append(ActionValue(a, best.mean, best.half_width, samples))
+        for a in sau:
+            after = _after_sau(k, a)
+            v, _, w = self._run_play(after, cards, [], clock.now() + share, False)
+            best = max((weighted(v[i], w) for i in range(len(cards))), key=lambda s: s.mean)
+            out.append(ActionValue(a, best.mean, best.half_width, self.worlds_last))
+        return out
+
+    def _run_play(
         self,
         k: Knowledge,
         cards: list[int],
-        word: Action | None,
-        public: list[int] | None,
+        words: list[Action],
         deadline: float,
-    ) -> tuple[list[list[float]], list[list[float]]]:
-        """Per card, its value in each world (and with ``word`` said), on the kernel, in
-        growing batches until the budget is spent."""
+        stop_early: bool,
+    ) -> tuple[list[Any], list[list[Any]], Any]:
+        """Per card its value in each world, per word and card the same with the word said,
+        and the worlds' weights (numpy arrays), in growing batches until the budget is
+        spent."""
+        import numpy as np
+
+        from stichwerk.bots.doppelkopf import compiled as DC
+
+        K = rollouts.kernel()
+        assert K is not None
         packed = rollouts.Packed(k, self.rng)
-        act = -1 if word is None else LEVEL_ACTS.index(word.act)
-        values: list[list[float]] = [[] for _ in cards]
-        said: list[list[float]] = [[] for _ in cards]
+        t = packed.tables
+        public = k.public_party if self.public else None
+        pub = np.full(5, -1, dtype=np.int64)
+        if public is not None:
+            pub[: len(public)] = public
+        hist = np.array(k.events or [(0, 0, 0)], dtype=np.int64).reshape(-1, 3)
+        n_ev = len(k.events)
+        codes = np.array([WORDS[w.act] for w in words], dtype=np.int64)
+        cards_a = np.array(cards, dtype=np.int64)
         cap = self.worlds if self.worlds is not None else self.max_worlds
-        worlds = 0
+        chunks_v: list[Any] = []
+        chunks_s: list[Any] = []
+        chunks_w: list[Any] = []
+        done = 0
         batch = 8
-        while worlds < cap:
-            n = min(batch, cap - worlds)
-            v, s, got = packed.search(cards, act, public, n)
-            for i in range(len(cards)):
-                values[i].extend(v[:got, i].tolist())
-                if word is not None:
-                    said[i].extend(s[:got, i].tolist())
-            worlds += got
+        while done < cap:
+            n = min(batch, cap - done)
+            values = np.zeros((n, len(cards)), dtype=np.float64)
+            said = np.zeros((n, len(cards), len(words)), dtype=np.float64)
+            logw = np.zeros(n, dtype=np.float64)
+            got = DC.search_weighted(
+                packed.base, packed.kn, packed.kf, t.profile, t.orders, t.ann,
+                packed.policy.ints, packed.policy.floats, cards_a, codes, pub,
+                public is not None, n, packed.rs, packed.counters, values, said, logw, hist,
+                n_ev, k.hochzeiter >= 0, self.eps, self.infer,
+            )  # fmt: skip
+            chunks_v.append(values[:got])
+            chunks_s.append(said[:got])
+            chunks_w.append(logw[:got])
+            done += got
             if got < n:
                 break  # pragma: no cover - no world fits: only a view that contradicts itself
-            if self.worlds is None and time.perf_counter() > deadline:
-                break
-            batch = min(2 * batch, 256)
-        self.worlds_last = worlds
-        self.rollouts_last = worlds * len(cards)
-        return values, said
-
-    def _python_worlds(
-        self,
-        k: Knowledge,
-        cards: list[int],
-        word: Action | None,
-        public: list[int] | None,
-        shown: list[int] | None,
-        deadline: float,
-    ) -> tuple[list[list[float]], list[list[float]]]:
-        """Per card, its value in each world (and with ``word`` said), on the Python path."""
-        seat = k.seat
-        order = k.order
-        held = k.hand.bit_count()  # the word is said now, before the rolled-out tricks
-        values: list[list[float]] = [[] for _ in cards]
-        said: list[list[float]] = [[] for _ in cards]
-        worlds = done = 0
-        while True:
-            world = sample_world(k, self.rng)
-            base = fast_from(k, world)
-            for i, card in enumerate(cards):
-                fast = base.copy()
-                fast.play(card)
-                rollout(fast, shown if card >> 1 == CQ else public)
-                extras = fast.extras()
-                values[i].append(relative(settle(fast, extras), seat, order))
-                if word is not None:
-                    # The same tricks with the word said: only the announcements change.
-                    fast.announce(seat, word.act, held)
-                    said[i].append(relative(settle(fast, extras), seat, order))
-                done += 1
-            worlds += 1
-            if self.worlds is not None:
-                if worlds >= self.worlds:
+            if self.worlds is None:
+                if clock.now() > deadline:
                     break
-            elif time.perf_counter() > deadline or worlds >= self.max_worlds:
-                break
-        self.worlds_last = worlds
-        self.rollouts_last = done
-        return values, said
+                if stop_early and done >= MIN_CLEAR and _clear(chunks_v, chunks_w):
+                    break
+            batch = min(2 * batch, 256)
+        values_all = np.concatenate(chunks_v)
+        said_all = np.concatenate(chunks_s)
+        logw_all = np.concatenate(chunks_w)
+        weights = np.exp(logw_all - logw_all.max()) if done else logw_all
+        self.worlds_last = done
+        self.rollouts_last = done * len(cards)
+        self.ess_last = float(weights.sum() ** 2 / (weights**2).sum()) if done else 0.0
+        per_card = [values_all[:, i] for i in range(len(cards))]
+        per_word = [[said_all[:, i, j] for i in range(len(cards))] for j in range(len(words))]
+        return per_card, per_word, weights
 
-    def _heuristic_card(self, k: Knowledge, cards: list[int]) -> int:
-        """The card the policy would play (one of ``cards``)."""
+    def _policy_card(self, k: Knowledge, cards: list[int]) -> int:
+        """The card the roll-out policy would play (one of ``cards``)."""
         assert k.base is not None
         fast = k.base.copy()
         fast.hands[k.seat] = k.hand
@@ -215,61 +315,394 @@ class DoppelkopfSearchBot:
         card = choose_card(fast, k.seat, legal, team_of(k))
         return next(c for c in cards if c >> 1 == card >> 1)
 
+    # ------------------------------------------------------------------ before the play
 
-def _clear_gain(a: list[float], b: list[float], z: float) -> float:
-    """The mean of ``a - b`` (paired by world) less ``z`` standard errors; 0 if not positive.
+    def _speak(self, k: Knowledge, actions: list[Action], deadline: float) -> list[ActionValue]:
+        acts = {a.act for a in actions}
+        if "take" in acts:
+            return self._armut_answer(k, actions, deadline)
+        if "return" in acts:
+            return self._armut_return(k, actions, deadline)
+        return self._reservations(k, actions, deadline)
 
-    >>> round(_clear_gain([3.0, 2.0, 4.0], [1.0, 1.0, 1.0], 1.0), 2)
-    1.42
-    >>> _clear_gain([1.0, -1.0], [0.0, 0.0], 1.0)
-    0.0
-    """
-    n = len(a)
-    if n < 2:
-        return 0.0
-    diffs = [x - y for x, y in zip(a, b, strict=True)]
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return max(0.0, mean - z * math.sqrt(var / n))
+    def _reservations(
+        self, k: Knowledge, actions: list[Action], deadline: float
+    ) -> list[ActionValue]:
+        """Reservations and declarations: every option the seat could end up declaring,
+        played out; ``vorbehalt`` is worth its best declaration."""
+        if k.phase == "reservations":
+            options = _declarable(k)
+            if any(a.act == "gesund" for a in actions):
+                options.insert(0, "gesund")
+        else:
+            options = [_option_of(a) for a in actions]
+        options = list(dict.fromkeys(options))
+        forced = k.phase == "declarations" and k.seat not in k.reserved
+        runs = self._compiled_reservations(k, options, deadline, forced)
+        summary = {o: weighted(v, w) for o, (v, w) in runs.items()}
+        samples = {o: len(v) for o, (v, _) in runs.items()}
+        out = []
+        for a in actions:
+            if a.act == "vorbehalt":
+                best = max((o for o in options if o != "gesund"), key=lambda o: summary[o].mean)
+                s, n = summary[best], samples[best]
+            else:
+                o = _option_of(a)
+                s, n = summary[o], samples[o]
+            out.append(ActionValue(a, s.mean, s.half_width, n))
+        return out
+
+    def _compiled_reservations(
+        self, k: Knowledge, options: list[str], deadline: float, forced: bool
+    ) -> dict[str, tuple[Any, Any]]:
+        import numpy as np
+
+        from stichwerk.bots.doppelkopf import compiled as DC
+
+        K = rollouts.kernel()
+        assert K is not None
+        p = k.profile
+        t = K.tables_for(p)
+        policy = rollouts.policy_tables(p)
+        template, kn, kf = _reservation_rows(K, k)
+        codes = []
+        leaders = []
+        leader_rule = p.duty_solo_leader if forced else p.lust_solo_leader
+        for o in options:
+            code, leader = _game_code(o), k.order[0]
+            if o.startswith("solo-") and leader_rule == "soloist":
+                leader = k.seat
+            codes.append(code)
+            leaders.append(leader)
+        normal = order_of(k, "normal")
+        armut_mask = normal.trump_mask
+        if not p.armut_fox_is_trump:
+            armut_mask &= ~code_mask(code_of("DA"))
+        high = 0
+        for c in normal.trumps_high_to_low[:4]:
+            high |= code_mask(c)
+        gesund = 0
+        for s, word in k.reserved.items():
+            if word == "gesund" and s != k.seat:
+                gesund |= 1 << s
+        passed = k.hand & normal.trump_mask
+        take = np.array(TAKE, dtype=np.int64)
+        rs = np.array([self.rng.getrandbits(64)], dtype=np.uint64)
+        counters = np.zeros(2, dtype=np.int64)
+        options_a = np.array(codes, dtype=np.int64)
+        leaders_a = np.array(leaders, dtype=np.int64)
+        cap = self.worlds if self.worlds is not None else MAX_DEALS
+        vs: list[Any] = []
+        ws: list[Any] = []
+        done = 0
+        batch = 32
+        while done < cap:
+            n = min(batch, cap - done)
+            values = np.zeros((n, len(options)), dtype=np.float64)
+            logw = np.zeros(n, dtype=np.float64)
+            got = DC.reservation_values(
+                template, kn, kf, t.profile, t.orders, t.ann, policy.ints, policy.floats,
+                options_a, leaders_a, p.silent_solo, passed, normal.trump_mask, high, take,
+                gesund, armut_mask if p.armut else 0, p.armut_max_trumps if p.armut else -1,
+                EPS_RESERVATION, n, rs, counters, values, logw,
+            )  # fmt: skip
+            vs.append(values[:got])
+            ws.append(logw[:got])
+            done += got
+            if got < n:
+                break  # pragma: no cover - no world fits: only a view that contradicts itself
+            if self.worlds is None and clock.now() > deadline:
+                break
+            batch = min(2 * batch, max(8, 4096 // len(options)))
+        values_all = np.concatenate(vs)
+        logw_all = np.concatenate(ws)
+        weights = np.exp(logw_all - logw_all.max())
+        self.worlds_last = done
+        self.rollouts_last = done * len(options)
+        return {o: (values_all[:, i], weights) for i, o in enumerate(options)}
+
+    # ------------------------------------------------------------------ the Armut
+
+    def _armut_answer(
+        self, k: Knowledge, actions: list[Action], deadline: float
+    ) -> list[ActionValue]:
+        """Take or decline: both played out in deals of the hidden cards (the poor seat's
+        passed cards are its trumps), the rest of the offer by the bots' taking rule."""
+        values: dict[str, list[float]] = {"take": [], "decline": []}
+        poor = k.armut_seat
+        n = self._armut_count(k)
+        count = 0
+        cap = self.worlds if self.worlds is not None else 600
+        while count < cap:
+            hands, passed = self._armut_world(k, poor, n)
+            for act in ("take", "decline"):
+                values[act].append(self._armut_outcome(k, hands, passed, act == "take"))
+            count += 1
+            if self.worlds is None and clock.now() > deadline:
+                break
+        return [ActionValue(a, *_mean_half(values[a.act]), count) for a in actions]
+
+    def _armut_return(
+        self, k: Knowledge, actions: list[Action], deadline: float
+    ) -> list[ActionValue]:
+        """What to give back: the heuristic's best few candidates played out (the rest scored
+        by how much worse their rule of thumb finds them than the best)."""
+        ranked = sorted(actions, key=lambda a: return_score(k, a.cards), reverse=True)
+        top = ranked[:6]
+        values: dict[Action, list[float]] = {a: [] for a in top}
+        count = 0
+        cap = self.worlds if self.worlds is not None else 400
+        poor_knows = copy.copy(k)
+        poor_knows.exact_trumps = list(k.exact_trumps)
+        poor_knows.exact_trumps[k.armut_seat] = 0  # every trump of the poor hand was passed
+        while count < cap:
+            world = sample_world(poor_knows, self.rng)
+            for a in top:
+                values[a].append(self._returned_outcome(k, world.hands, a))
+            count += 1
+            if self.worlds is None and clock.now() > deadline:
+                break
+        out = []
+        floor = min(_mean_half(v)[0] for v in values.values())
+        for a in actions:
+            if a in values:
+                out.append(ActionValue(a, *_mean_half(values[a]), count))
+            else:
+                out.append(ActionValue(a, floor, math.inf, 0))
+        return out
+
+    def _armut_count(self, k: Knowledge) -> int:
+        """How many cards the poor seat passed (its hand is short by as many)."""
+        full = 12 if k.profile.with_nines else 10
+        return max(0, full - k.hand_sizes[k.armut_seat])
+
+    def _armut_world(self, k: Knowledge, poor: int, n: int) -> tuple[list[int], int]:
+        """Hands of a deal the offered seat cannot tell from the real one: the poor seat
+        passed ``n`` of the hidden trumps and holds none, everything else is dealt at random."""
+        normal = order_of(k, "normal").trump_mask
+        trumps = [c for c in bits_list(k.unseen) if normal >> c & 1]
+        fehl = [c for c in bits_list(k.unseen) if not normal >> c & 1]
+        self.rng.shuffle(trumps)
+        self.rng.shuffle(fehl)
+        passed = 0
+        for c in trumps[:n]:
+            passed |= 1 << c
+        hands = [0] * k.seats
+        hands[k.seat] = k.hand
+        for c in fehl[: k.hand_sizes[poor]]:
+            hands[poor] |= 1 << c
+        rest = trumps[n:] + fehl[k.hand_sizes[poor] :]
+        self.rng.shuffle(rest)
+        for s in k.others:
+            if s == poor:
+                continue
+            for _ in range(k.hand_sizes[s]):
+                hands[s] |= 1 << rest.pop()
+        return hands, passed
+
+    def _armut_outcome(self, k: Knowledge, hands: list[int], passed: int, take: bool) -> float:
+        """The seat's value when it takes (its best return by the bots' rule) or declines (the
+        next seats by the bots' taking rule, or a redeal)."""
+        poor = k.armut_seat
+        order = k.order
+        i = order.index(poor)
+        offer = [order[(i + j) % 4] for j in (1, 2, 3)]
+        offer = offer[offer.index(k.seat) :]
+        taker = -1
+        for s in offer:
+            if (s == k.seat and take) or (s != k.seat and _takes_hand(k, hands[s])):
+                taker = s
+                break
+        if taker < 0:
+            return 0.0
+        full = hands[taker] | passed
+        back = _best_return_python(k, full, passed.bit_count())
+        hands = list(hands)
+        hands[taker] = full & ~back
+        hands[poor] = hands[poor] | back
+        return _play_armut(k, hands, poor, taker)
+
+    def _returned_outcome(self, k: Knowledge, hands: list[int], action: Action) -> float:
+        back = 0
+        for code in action.cards:
+            free = k.hand & code_mask(CODE_INDEX[code]) & ~back
+            back |= free & -free
+        hands = list(hands)
+        hands[k.seat] = k.hand & ~back
+        hands[k.armut_seat] |= back
+        return _play_armut(k, hands, k.armut_seat, k.seat)
 
 
-def make(game: str, seed: int | str = 0, **params: Any) -> DoppelkopfSearchBot:
+# ---------------------------------------------------------------------- helpers
+
+
+def _reservation_rows(K: Any, k: Knowledge) -> tuple[Any, Any, Any]:
+    """Before the play: a deal row with only the seat's hand dealt (Vorhand to lead, the
+    normal card order) and the sampler's rows for the other hands."""
+    p = k.profile
+    template = K.empty_row()
+    template[K.SEATS] = k.seats
+    for i, s in enumerate(k.order):
+        template[K.NEXT + s] = k.order[(i + 1) % 4]
+    size = 12 if p.with_nines else 10
+    template[K.N_TRICKS] = size
+    template[K.HAND_SIZE] = size
+    template[K.TO_ACT] = k.order[0]
+    template[K.ORDER] = K.order_index("normal", False, False)
+    template[K.HAND + k.seat] = k.hand
+    kn, kf = rollouts.knowledge_rows(K, k)
+    kn[K.D_NORMAL_PARTIES] = 0
+    kn[K.D_N_ANN] = 0
+    kn[K.D_TO_ACT] = -1
+    return template, kn, kf
+
+
+def _plays(k: Knowledge, actions: list[Action]) -> tuple[list[Action], list[int]]:
+    plays: list[Action] = []
+    cards: list[int] = []
+    for a in actions:
+        if a.act == "play" and a.card:
+            mine = k.hand & code_mask(CODE_INDEX[a.card])
+            plays.append(a)
+            cards.append((mine & -mine).bit_length() - 1)
+    return plays, cards
+
+
+def _clear(chunks_v: list[Any], chunks_w: list[Any]) -> bool:
+    """Whether the best card so far leads every other by :data:`CLEAR` standard errors."""
+    import numpy as np
+
+    values = np.concatenate(chunks_v)
+    logw = np.concatenate(chunks_w)
+    if values.shape[1] < 2:
+        return True
+    w = np.exp(logw - logw.max())
+    total = w.sum()
+    means = (w[:, None] * values).sum(axis=0) / total
+    best = int(np.argmax(means))
+    ess = total * total / (w * w).sum()
+    if ess < 30:
+        return False
+    for i in range(values.shape[1]):
+        if i == best:
+            continue
+        d = values[:, best] - values[:, i]
+        m = float((w * d).sum() / total)
+        var = float((w * (d - m) ** 2).sum() / total)
+        if m <= CLEAR * math.sqrt(var / ess):
+            return False
+    return True
+
+
+def _declarable(k: Knowledge) -> list[str]:
+    """Every declaration the seat's hand allows (``reservation_kinds``), solos by type."""
+    from stichwerk.doppelkopf.trumps import reservation_kinds
+
+    out: list[str] = []
+    for kind in reservation_kinds(k.profile, k.hand):
+        if kind == "solo":
+            out += [f"solo-{t}" for t in k.profile.solo_types]
+        else:
+            out.append(kind)
+    return out
+
+
+def _option_of(a: Action) -> str:
+    if a.act == "solo":
+        return f"solo-{a.type}"
+    return a.act
+
+
+def _game_code(option: str) -> int:
+    from stichwerk.bots.doppelkopf import compiled as DC
+    from stichwerk.doppelkopf import kernel as K
+
+    if option in ("neu-geben", "schmeissen"):
+        return DC.REDEAL
+    if option == "gesund":
+        return int(K.NORMAL)
+    return int(K.GAME_CODE[option])
+
+
+def _after_sau(k: Knowledge, a: Action) -> Knowledge:
+    """The seat's knowledge once it has shown the Sau (or the Superschweine)."""
+    assert k.base is not None
+    after = copy.copy(k)
+    after.base = k.base.copy()
+    if a.act == "sau":
+        after.base.announce_sau(k.seat)
+        after.sau_seat = k.seat
+    else:
+        after.base.announce_supersau(k.seat)
+        after.supersau_seat = k.seat
+    after.events = [*k.events, (2 if a.act == "sau" else 3, k.seat, 0)]
+    return after
+
+
+def _mean_half(values: list[float]) -> tuple[float, float]:
+    s = weighted(values)
+    return s.mean, s.half_width
+
+
+def _takes_hand(k: Knowledge, hand: int) -> bool:
+    """The bots' rule for taking an Armut, on a hand of the sampled world."""
+    from stichwerk.bots.doppelkopf.heuristic import high_trumps, trump_count
+
+    order = order_of(k, "normal")
+    trumps = trump_count(hand, order)
+    high = high_trumps(hand, order, 4)
+    return (trumps >= TAKE[0] and high >= TAKE[1]) or (trumps >= TAKE[2] and high >= TAKE[3])
+
+
+def _best_return_python(k: Knowledge, hand: int, n: int) -> int:
+    """The cards a taker gives back by the bots' rule (``return_score``), as a mask."""
+    from itertools import combinations
+
+    from stichwerk.doppelkopf.trumps import TRUMP
+
+    order = order_of(k, "normal")
+    cards = bits_list(hand)
+    best, best_score = 0, -math.inf
+    for combo in combinations(cards, n):
+        back = 0
+        score = 0.0
+        for c in combo:
+            back |= 1 << c
+            if order.cls[c >> 1] == TRUMP:
+                score -= 30.0 + order.power[c >> 1] * 0.1
+            else:
+                score += CARD_AUGEN[c] * 0.3
+        left = hand & ~back
+        for s in range(4):
+            mask = order.suit_masks[s]
+            if hand & mask and not left & mask:
+                score += 8.0
+        if score > best_score:
+            best, best_score = back, score
+    return best
+
+
+def _play_armut(k: Knowledge, hands: list[int], poor: int, taker: int) -> float:
+    """The Armut game of these hands played out by the policy; the seat's relative value."""
+    fast = FastPlay(k.profile, k.seats)
+    fast.set_order(k.order)
+    fast.hands = list(hands)
+    for s in k.order:
+        fast.party[s] = 0 if s in (poor, taker) else 1
+    fast.set_game("armut")
+    fast.to_act = k.order[0]
+    rollout(fast)
+    return relative(settle(fast), k.seat, k.order)
+
+
+def make(game: str, seed: int | str = 0, **params: Any) -> DoppelkopfSearch:
     """Registry factory."""
-    return DoppelkopfSearchBot(seed, **params)
+    return DoppelkopfSearch(seed, **params)
 
 
 def throughput(seconds: float = 2.0, seed: int = 1, compiled: bool = False) -> dict[str, float]:
-    """Determinizations and roll-outs per second from mid-deal positions (for benchmarks).
+    """Determinizations and roll-outs per second (``benchmarks/search_speed.py``): both searches
+    sample and roll out on the same paths, so this is ``search_v1.throughput``."""
+    from stichwerk.bots.doppelkopf import search_v1
 
-    A roll-out is a world sampled for it, played to the end by the policy and scored. With
-    ``compiled`` the kernel does both, 64 worlds per call (each position packed once, as the
-    search packs once per decision); else the pure-Python path, one at a time.
-    """
-    from stichwerk.doppelkopf.record import new_deal
-
-    rng = random.Random(seed)
-    views = mid_deal_views(new_deal, DoppelkopfHeuristicBot, rng, max_skip=36)
-    positions = [read(v) for v in views]
-    if compiled:
-        packed = [rollouts.Packed(k, rng) for k in positions]
-        first = []
-        for k, v in zip(positions, views, strict=True):
-            code = next(CODE_INDEX[a["card"]] for a in v["legal_actions"] if a["act"] == "play")
-            mine = k.hand & code_mask(code)
-            first.append([(mine & -mine).bit_length() - 1])
-        batch = 64
-        jobs = list(zip(packed, first, [k.public_party for k in positions], strict=True))
-        rates_ = rates(
-            jobs,
-            lambda job: job[0].sample_many(batch),
-            lambda job: job[0].search(job[1], -1, job[2], batch),
-            seconds,
-        )
-        return {name: value * batch for name, value in rates_.items()}
-
-    def play_out(k: Knowledge) -> None:
-        fast = fast_from(k, sample_world(k, rng))
-        rollout(fast)
-        relative(settle(fast), k.seat, k.order)
-
-    return rates(positions, lambda k: sample_world(k, rng), play_out, seconds)
+    return search_v1.throughput(seconds, seed, compiled)

@@ -1,0 +1,109 @@
+"""What the search expects of each legal action: the API behind post-game analysis.
+
+Both games' search bots answer ``evaluate(view, seconds)`` with one :class:`ActionValue` per
+legal action of the viewing seat: the mean settlement the search expects after that action
+(against the table's mean, as the search scores its roll-outs), the half width of its 95%
+interval, and the number of sampled worlds behind it. The bot decides with the same numbers
+(``act`` is the choice ``evaluate`` ranks first, give or take the noise rule of each decision),
+so an analysis can say what a choice cost against the best.
+
+Worlds are weighted by how likely the other seats' earlier choices were in them (see the
+bots' ``inference`` modules); :func:`weighted` turns values and weights into a mean and an
+interval over the effective number of samples (Kish), so a few heavy worlds do not pass for
+many.
+"""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from stichwerk.core.action import Action
+
+Z95 = 1.959963984540054
+"""The two-sided 95% point of the normal distribution."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionValue:
+    """One legal action and what the search expects of it."""
+
+    action: Action
+    mean: float
+    """Expected settlement of the seat, against the table's mean, after this action."""
+    half_width: float
+    """Half the width of the 95% interval of ``mean`` (``inf`` with fewer than two samples)."""
+    samples: int
+    """Sampled worlds (or deals) the figure rests on."""
+
+    def to_json(self) -> dict[str, object]:
+        """JSON-ready form (the action in the record's notation)."""
+        half = self.half_width if math.isfinite(self.half_width) else None
+        return {
+            "action": self.action.to_json(),
+            "mean": self.mean,
+            "half_width": half,
+            "samples": self.samples,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A weighted mean with its 95% half width and effective sample size."""
+
+    mean: float
+    half_width: float
+    ess: float
+
+
+def weighted(values: Sequence[float], weights: Sequence[float] | None = None) -> Summary:
+    """Mean, 95% half width and effective sample size of ``values`` under ``weights``
+    (uniform when ``None``).
+
+    >>> s = weighted([1.0, 2.0, 3.0])
+    >>> (s.mean, round(s.half_width, 3), s.ess)
+    (2.0, 1.132, 3.0)
+    >>> weighted([5.0]).half_width
+    inf
+    """
+    n = len(values)
+    if n == 0:
+        return Summary(0.0, math.inf, 0.0)
+    s = _weighted(values, weights, n)
+    return Summary(float(s.mean), float(s.half_width), float(s.ess))  # numpy scalars to floats
+
+
+def _weighted(values: Sequence[float], weights: Sequence[float] | None, n: int) -> Summary:
+    if weights is None:
+        mean = sum(values) / n
+        if n < 2:
+            return Summary(mean, math.inf, float(n))
+        var = sum((x - mean) ** 2 for x in values) / (n - 1)
+        return Summary(mean, Z95 * math.sqrt(var / n), float(n))
+    total = sum(weights)
+    if total <= 0:
+        return _weighted(values, None, n)
+    mean = sum(w * x for w, x in zip(weights, values, strict=True)) / total
+    ess = total * total / sum(w * w for w in weights)
+    if ess < 1.5 or n < 2:
+        return Summary(mean, math.inf, ess)
+    var = sum(w * (x - mean) ** 2 for w, x in zip(weights, values, strict=True)) / total
+    var *= ess / (ess - 1)
+    return Summary(mean, Z95 * math.sqrt(var / ess), ess)
+
+
+def clear_gain(
+    a: Sequence[float], b: Sequence[float], weights: Sequence[float] | None, z: float
+) -> float:
+    """The weighted mean of ``a - b`` (paired world by world) less ``z`` standard errors, or 0
+    when that is not positive: how much better ``a`` is beyond the noise.
+
+    >>> round(clear_gain([3.0, 2.0, 4.0], [1.0, 1.0, 1.0], None, 1.0), 2)
+    1.42
+    >>> clear_gain([1.0, -1.0], [0.0, 0.0], None, 1.0)
+    0.0
+    """
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    s = weighted(diffs, weights)
+    if not math.isfinite(s.half_width):
+        return 0.0
+    return max(0.0, s.mean - z * s.half_width / Z95)

@@ -1,0 +1,488 @@
+"""The search of both games: its worlds fit the seat's view, its evaluation of every legal
+action, its bidding by play-outs, and a small arena against the first search."""
+
+import json
+import math
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from stichwerk.arena import ArenaSpec, run_arena
+from stichwerk.bots.base import make_bot
+from stichwerk.cego import cards as CC
+from stichwerk.cego.contracts import EXCHANGES
+from stichwerk.cego.record import deal_from_record as cego_from_record
+from stichwerk.core.action import Action
+from stichwerk.core.errors import StichwerkError
+from stichwerk.doppelkopf.cards import CODES as DOKO_CODES
+from stichwerk.doppelkopf.record import deal_from_record as doko_from_record
+from stichwerk.games import get_game
+
+FAST = {"worlds": 24, "bid_budget": 0.05}
+
+
+def position(game: str, profile: str, seed: int, skip: int) -> Any:
+    """A deal played by the heuristic (a fifth of the cards at random) until ``skip`` actions
+    have been taken or a seat must choose among several actions."""
+    players = 3 if profile == "zego" else 4
+    seats = 5 if seed % 5 == 0 and profile != "zego" else players
+    state = get_game(game).new_deal(profile=profile, players=seats, seed=seed, dealer=seed % seats)
+    bots = [make_bot("heuristic", game, f"{seed}-{s}") for s in range(seats)]
+    rng = random.Random(seed)
+    while not state.is_over:
+        seat = state.to_act
+        legal = state.legal_actions(seat)
+        if skip <= 0 and len(legal) > 1:
+            break
+        plays = [a for a in legal if a.act == "play"]
+        if plays and rng.random() < 0.2:
+            state.apply(rng.choice(plays))
+        else:
+            state.apply(bots[seat].act(state.view(seat)))
+        skip -= 1
+    return state
+
+
+def doko_codes(mask: int) -> list[str]:
+    return [DOKO_CODES[i >> 1] for i in range(48) if mask >> i & 1]
+
+
+def replay_doko(state: Any, seat: int, hands: Any) -> Any:
+    """The deal of a sampled world (its hands with every card each seat has played since)
+    replayed through the engine with the same actions."""
+    record = state.to_record()
+    played: dict[int, list[str]] = {s: [] for s in range(state.seats)}
+    for a in record["actions"]:
+        if a["act"] == "play":
+            played[a["seat"]].append(a["card"])
+    record["hands"] = [
+        sorted(doko_codes(int(hands[s])) + played[s]) if s != seat else record["hands"][s]
+        for s in range(state.seats)
+    ]
+    replay = doko_from_record({**record, "actions": []})
+    for a in record["actions"]:
+        replay.apply(Action.from_json(a))
+    return replay
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    profile=st.sampled_from(["wielandstrasse", "ddv"]),
+    seed=st.integers(0, 10**6),
+    skip=st.integers(0, 60),
+)
+def test_doppelkopf_worlds_replay_to_the_seats_own_view(profile: str, seed: int, skip: int) -> None:
+    """Every sampled world, dealt and replayed with the same actions through the validated
+    engine, is legal and shows the seat exactly the view it has: no world contradicts what the
+    seat has seen (voids, the Kreuz-Damen of a Re, a Hochzeit, a Sau, the hand sizes ...)."""
+    state = position("doppelkopf", profile, seed, skip)
+    if state.is_over or state.internals()["armut_seat"] is not None:
+        return  # an Armut moves cards between hands: its worlds are checked below
+    seat = state.to_act
+    view = state.view(seat)
+    bot = make_bot("search", "doppelkopf", seed)
+    hands, weights = bot.sampled_worlds(view, 8)  # type: ignore[attr-defined]
+    assert (weights > 0).all() and weights.max() == pytest.approx(1.0)
+    for w in range(len(hands)):
+        assert doko_codes(int(hands[w, seat])) == sorted(view["hand"], key=DOKO_CODES.index)
+        assert replay_doko(state, seat, hands[w]).view(seat) == view
+
+
+def test_doppelkopf_worlds_of_an_armut_keep_what_the_seats_saw() -> None:
+    """Crafted: the poor seat gave its trumps away; those it got back are the trumps it holds."""
+    record = {
+        "game": "doppelkopf", "profile": "wielandstrasse", "players": 4, "dealer": 3,
+        "hands": [h.split() for h in (
+            "C9 CK CK SK S9 HK H9 H9 CA SA HA DJ",
+            "CQ CQ H10 SQ HQ DQ CJ SJ HJ DJ D10 DA",
+            "H10 SQ HQ DQ CJ SJ HJ DA D10 DK DK D9",
+            "CA C10 C10 C9 SA S10 S10 SK HA HK S9 D9",
+        )],
+        "actions": [],
+    }  # fmt: skip
+    state = doko_from_record(record)
+    for line in ("0 vorbehalt", "1 gesund", "2 gesund", "3 gesund", "0 armut", "1 take"):
+        s, act = line.split()
+        state.apply(Action(int(s), act))
+    state.apply(next(a for a in state.legal_actions() if a.act == "return"))
+    heuristic = make_bot("heuristic", "doppelkopf", 0)
+    checked = 0
+    while not state.is_over and checked < 4:
+        seat = state.to_act
+        view = state.view(seat)
+        if seat in (2, 3):
+            count = view["armut"]["returned_trumps"]
+            bot = make_bot("search", "doppelkopf", checked)
+            hands, _ = bot.sampled_worlds(view, 40)  # type: ignore[attr-defined]
+            played = [h["card"] for h in view["history"] if h["act"] == "play" and h["seat"] == 0]
+            held = count - sum(1 for c in played if c in _NORMAL_TRUMPS)
+            for w in range(len(hands)):
+                poor = doko_codes(int(hands[w, 0]))
+                assert sum(1 for c in poor if c in _NORMAL_TRUMPS) == held
+            checked += 1
+        state.apply(heuristic.act(view))
+    assert checked == 4
+
+
+_NORMAL_TRUMPS = {"H10", "CQ", "SQ", "HQ", "DQ", "CJ", "SJ", "HJ", "DJ", "DA", "D10", "DK", "D9"}
+
+
+def test_doppelkopf_worlds_give_a_re_its_kreuz_dame_and_a_hochzeit_both() -> None:
+    """Crafted from real positions: a seat that said Re in a normal game holds a Kreuz-Dame in
+    every world (or has played one), a Hochzeit both (hand and played cards together)."""
+    seen = {"re": 0, "hochzeit": 0}
+    for seed in range(25):
+        state = position("doppelkopf", "wielandstrasse", seed, 30)
+        if state.is_over or state.phase != "play":
+            continue
+        seat = state.to_act
+        view = state.view(seat)
+        holders = {
+            h["seat"]: h["act"]
+            for h in view["history"]
+            if h["act"] in ("re", "hochzeit") and h["seat"] != seat
+        }
+        if state.game_type != "normal" and "hochzeit" not in holders.values():
+            continue
+        if not holders:
+            continue
+        played: dict[int, list[str]] = {s: [] for s in range(state.seats)}
+        for h in view["history"]:
+            if h["act"] == "play":
+                played[h["seat"]].append(h["card"])
+        hands, _ = make_bot("search", "doppelkopf", seed).sampled_worlds(view, 30)  # type: ignore[attr-defined]
+        for s, act in holders.items():
+            need = 2 if act == "hochzeit" else 1
+            for w in range(len(hands)):
+                cards = doko_codes(int(hands[w, s])) + played[s]
+                assert cards.count("CQ") >= need
+            seen[act] += 1
+    assert seen["re"] >= 3 and seen["hochzeit"] >= 3
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    profile=st.sampled_from(["schwarzwald", "titisee", "zego"]),
+    seed=st.integers(0, 10**6),
+    skip=st.integers(0, 50),
+)
+def test_cego_worlds_fit_the_seats_view(profile: str, seed: int, skip: int) -> None:
+    """Every sampled world gives each other seat as many cards as it holds, none the seat has
+    seen, none of a suit it has shown out of, the Geiß to an Ulti bidder; and where the deal
+    can be rebuilt from the world (the bidding, and the games without an exchange, or the
+    seat's own exchange) it replays through the validated engine to the seat's own view."""
+    state = position("cego", profile, seed, skip)
+    if state.is_over:
+        return
+    seat = state.to_act
+    view = state.view(seat)
+    bot = make_bot("search", "cego", seed)
+    hands, _ = bot.sampled_worlds(view, 8)  # type: ignore[attr-defined]
+    visible = state.visible(seat)
+    from stichwerk.bots.cego.knowledge import read
+
+    k = read(view)
+    for w in range(len(hands)):
+        seen = 0
+        for s in k.order:
+            hand = int(hands[w, s])
+            assert hand.bit_count() == view["hand_sizes"][s]
+            assert not hand & seen
+            seen |= hand
+            if s == seat:
+                assert hand == state.hands[seat]
+                continue
+            assert not hand & visible & ~k.known_in_hand(s)
+            for suit in range(5):
+                if k.voids[s] >> suit & 1:
+                    assert not hand & CC.SUIT_MASK[suit]
+            assert hand & k.must_hold[s] & ~k.played == k.must_hold[s] & ~k.played
+        rebuilt = _rebuild_cego(state, seat, hands[w], k)
+        if rebuilt is not None:
+            assert rebuilt.view(seat) == view
+
+
+def _rebuild_cego(state: Any, seat: int, hands: Any, k: Any) -> Any:
+    """The deal of a sampled world replayed with the same actions, where the world fixes it:
+    in the bidding, in a game without an exchange, or in the seat's own exchange game."""
+    record = state.to_record()
+    ladder = state.contract in EXCHANGES
+    if state.phase == "exchange" or (ladder and state.declarer != seat):
+        return None  # the declarer's exchange is hidden: a world does not fix his dealt hand
+    dealt = []
+    taken = 0
+    for s in range(state.seats):
+        if s == seat or not record["hands"][s]:
+            dealt.append(record["hands"][s])
+            for code in record["hands"][s]:
+                taken |= 1 << CC.ID[code]
+            continue
+        mask = int(hands[s])
+        for a in record["actions"]:
+            if a["act"] == "play" and a["seat"] == s:
+                mask |= 1 << CC.ID[a["card"]]
+        taken |= mask
+        dealt.append([CC.CODES[c] for c in range(54) if mask >> c & 1])
+    if not ladder:
+        blind = CC.ALL & ~taken & ~k.removed
+        record["blind"] = [CC.CODES[c] for c in range(54) if blind >> c & 1]
+    record["hands"] = dealt
+    replay = cego_from_record({**record, "actions": []})
+    for a in record["actions"]:
+        replay.apply(Action.from_json(a))
+    return replay
+
+
+# ---------------------------------------------------------------------- evaluate
+
+
+@pytest.mark.parametrize("game", ["cego", "doppelkopf"])
+def test_evaluate_values_every_legal_action_from_the_view_alone(game: str) -> None:
+    """One value per legal action, with its interval and samples; the same for two deals the
+    seat cannot tell apart (a fixed number of worlds), whatever the hidden cards."""
+    checked = 0
+    for seed in range(30):
+        state = position(game, "schwarzwald" if game == "cego" else "wielandstrasse", seed,
+                         seed % 40)  # fmt: skip
+        if state.is_over:
+            continue
+        seat = state.to_act
+        view = state.view(seat)
+        bot = make_bot("search", game, 5, worlds=40)
+        values = bot.evaluate(view, 1.0)  # type: ignore[attr-defined]
+        legal = [Action.from_json(a) for a in view["legal_actions"]]
+        assert [v.action for v in values] == legal or sorted(
+            (v.action for v in values), key=str
+        ) == sorted(legal, key=str)
+        for v in values:
+            assert type(v.mean) is float and type(v.half_width) is float
+            assert math.isfinite(v.mean)
+            assert v.half_width >= 0
+            assert v.samples > 0 or v.half_width == math.inf
+            json.dumps(v.to_json())
+        again = make_bot("search", game, 5, worlds=40).evaluate(view, 1.0)  # type: ignore[attr-defined]
+        assert again == values
+        checked += 1
+    assert checked >= 20
+
+
+def test_evaluate_is_blind_to_the_hidden_cards() -> None:
+    """Two Doppelkopf deals that differ only in two unseen cards of other seats: the same
+    values for the seat to act."""
+    found = 0
+    for seed in range(40):
+        state = position("doppelkopf", "wielandstrasse", seed, 20 + seed % 20)
+        if state.is_over or state.phase != "play":
+            continue
+        seat = state.to_act
+        record = state.to_record()
+        view = state.view(seat)
+        seen = set(view["hand"]) | {h["card"] for h in view["history"] if h["act"] == "play"}
+        others = [s for s in range(state.seats) if s != seat and record["hands"][s]]
+        a, b = others[0], others[1]
+        swaps = [
+            (x, y)
+            for x in record["hands"][a]
+            for y in record["hands"][b]
+            if x != y and x not in seen and y not in seen
+        ]
+        other = None
+        for x, y in swaps[:40]:
+            trial = json.loads(json.dumps(record))
+            trial["hands"][a][trial["hands"][a].index(x)] = y
+            trial["hands"][b][trial["hands"][b].index(y)] = x
+            try:
+                candidate = doko_from_record(trial)
+                for raw in trial["actions"]:
+                    candidate.apply(Action.from_json(raw))
+            except StichwerkError:
+                continue
+            if candidate.view(seat) == view:
+                other = candidate
+                break
+        if other is None:
+            continue
+        one = make_bot("search", "doppelkopf", 3, worlds=30).evaluate(view, 1.0)  # type: ignore[attr-defined]
+        two = make_bot("search", "doppelkopf", 3, worlds=30).evaluate(other.view(seat), 1.0)  # type: ignore[attr-defined]
+        assert one == two
+        found += 1
+    assert found >= 5
+
+
+@pytest.mark.parametrize("game", ["cego", "doppelkopf"])
+def test_act_is_legal_and_the_same_for_a_seed(game: str) -> None:
+    """At every kind of decision (bids, reservations, the exchange, cards, announcements) the
+    search's choice is legal, and two bots with the same seed and world count choose alike."""
+    kinds: set[str] = set()
+    for seed in range(24):
+        profile = ("schwarzwald", "titisee", "zego")[seed % 3] if game == "cego" else (
+            ("wielandstrasse", "ddv")[seed % 2])  # fmt: skip
+        state = position(game, profile, seed, (seed * 7) % 45)
+        if state.is_over:
+            continue
+        view = state.view(state.to_act)
+        legal = [Action.from_json(a) for a in view["legal_actions"]]
+        one = make_bot("search", game, seed, **FAST).act(view)
+        two = make_bot("search", game, seed, **FAST).act(view)
+        assert one in legal
+        assert one == two
+        kinds.add(view["phase"])
+    assert "play" in kinds and len(kinds) >= 2
+
+
+def test_evaluate_needs_the_kernel_and_says_so() -> None:
+    bot = make_bot("search", "cego", 0, compiled=False)
+    state = get_game("cego").new_deal(seed=1)
+    with pytest.raises(StichwerkError, match="research"):
+        bot.evaluate(state.view(state.to_act), 0.1)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------- bidding by play-outs
+
+
+def test_a_damen_solo_hand_is_declared_by_search() -> None:
+    """Seven queens and both Dullen: a solo wins nearly always; the search says Vorbehalt,
+    values it far above the normal game and declares the solo it values most."""
+    record = {
+        "game": "doppelkopf", "profile": "ddv", "players": 4, "dealer": 3,
+        "hands": [h.split() for h in (
+            "CQ SQ SQ HQ HQ DQ DQ H10 H10 CA CA SA",
+            "CQ CJ CJ SJ SJ HJ HJ DJ DJ DA DA D10",
+            "D10 DK DK D9 D9 C10 C10 CK CK C9 C9 SA",
+            "S10 S10 SK SK S9 S9 HA HA HK HK H9 H9",
+        )],
+        "actions": [],
+    }  # fmt: skip
+    state = doko_from_record(record)
+    bot = make_bot("search", "doppelkopf", 1, worlds=200)
+    values = {v.action.act: v for v in bot.evaluate(state.view(0), 1.0)}  # type: ignore[attr-defined]
+    assert values["vorbehalt"].mean > values["gesund"].mean + 5
+    assert bot.act(state.view(0)).act == "vorbehalt"
+    state.apply(Action(0, "vorbehalt"))
+    for s in (1, 2, 3):
+        state.apply(Action(s, "gesund"))
+    values = {(v.action.act, v.action.type): v.mean for v in bot.evaluate(state.view(0), 1.0)}  # type: ignore[attr-defined]
+    choice = bot.act(state.view(0))
+    assert choice.act == "solo"  # Damen, or a colour solo with the queens and Dullen as trumps
+    assert values[("solo", choice.type)] == max(values.values())
+    assert values[("solo", "damen")] > 5
+
+
+def test_a_strong_cego_hand_plays_solo_and_a_weak_one_passes() -> None:
+    rules_hands = {
+        "strong": "T22 T21 T20 T19 T18 T17 T16 T15 CK SK HK",
+        "weak": "T2 T3 C7 C8 C9 S7 S8 H1 H2 D1 D2",
+    }
+    for kind, hand in rules_hands.items():
+        rest = [CC.CODES[c] for c in range(54) if CC.CODES[c] not in hand.split()]
+        random.Random(kind).shuffle(rest)
+        record = {
+            "game": "cego", "profile": "schwarzwald", "players": 4, "dealer": 3,
+            "hands": [hand.split(), rest[0:11], rest[11:22], rest[22:33]],
+            "blind": rest[33:43], "actions": [],
+        }  # fmt: skip
+        state = cego_from_record(record)
+        bot = make_bot("search", "cego", 1, worlds=300, bidding="search")
+        values = {v.action.act: v.mean for v in bot.evaluate(state.view(0), 1.0)}  # type: ignore[attr-defined]
+        choice = bot.act(state.view(0)).act
+        if kind == "strong":
+            assert values["solo"] > values["fort"] and choice == "solo"
+        else:
+            assert values["fort"] > values["solo"] and choice == "fort"
+
+
+def test_cego_gegensolo_is_searched() -> None:
+    """Facing another seat's Solo with a weak hand: a Gegensolo (the ladder game against all,
+    raised) plays out far worse than defending, and the search says fort."""
+    hand = ["T2", "T3", "C7", "C8", "C9", "S7", "S8", "H1", "H2", "D1", "D2"]
+    rest = [c for c in CC.CODES if c not in hand]
+    random.Random("gegensolo").shuffle(rest)
+    record = {
+        "game": "cego", "profile": "schwarzwald", "players": 4, "dealer": 3,
+        "hands": [rest[0:11], hand, rest[11:22], rest[22:33]], "blind": rest[33:43],
+        "actions": [],
+    }  # fmt: skip
+    state = cego_from_record(record)
+    state.apply(Action(0, "solo"))
+    while state.to_act != 1 or state.phase != "gegensolo":
+        state.apply(Action(state.to_act, "fort"))
+    view = state.view(1)
+    values = {
+        v.action.act: v for v in make_bot("search", "cego", 2, worlds=200).evaluate(view, 1.0)
+    }  # type: ignore[attr-defined]
+    assert set(values) == {"fort", "gegensolo"}
+    assert values["gegensolo"].mean + values["gegensolo"].half_width < values["fort"].mean
+    assert make_bot("search", "cego", 2, worlds=200, bidding="search").act(view).act == "fort"
+
+
+def test_cego_exchange_is_searched_and_keeps_the_rule_unless_beaten() -> None:
+    """In the exchange every legal choice is played out; the search keeps the bots' rule unless
+    another choice did better in the same sampled deals, so its choice never values lower."""
+    from stichwerk.bots.cego.heuristic import CegoHeuristicBot
+    from stichwerk.bots.cego.knowledge import read
+
+    checked = 0
+    for seed in range(200):
+        state = position("cego", "schwarzwald", seed, 0)
+        heuristic = make_bot("heuristic", "cego", seed)
+        while not state.is_over and state.phase != "exchange":
+            state.apply(heuristic.act(state.view(state.to_act)))
+        if state.is_over or len(state.legal_actions()) < 2:
+            continue
+        view = state.view(state.to_act)
+        actions = [Action.from_json(a) for a in view["legal_actions"]]
+        values = {
+            v.action: v for v in make_bot("search", "cego", seed, worlds=60).evaluate(view, 1.0)
+        }  # type: ignore[attr-defined]
+        assert set(values) == set(actions)
+        choice = make_bot("search", "cego", seed, worlds=60, exchange="search").act(view)
+        default = CegoHeuristicBot(0).exchange(read(dict(view)), actions)
+        assert values[choice].mean >= values[default].mean
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def test_cego_bids_and_exchanges_as_the_first_search_on_request() -> None:
+    """With ``bidding`` and ``exchange`` set to ``heuristic`` the Cego search bids and exchanges
+    as ``search-v1`` does (to measure what the searched bids bring); a wrong mode is one clear
+    error."""
+    compared = 0
+    for seed in range(60):
+        state = position("cego", ("schwarzwald", "zego")[seed % 2], seed, 0)
+        heuristic = make_bot("heuristic", "cego", seed)
+        while not state.is_over and state.phase != "play":
+            view = state.view(state.to_act)
+            if len(view["legal_actions"]) > 1:
+                new = make_bot(
+                    "search", "cego", seed, worlds=20, bidding="heuristic", exchange="heuristic"
+                ).act(view)
+                old = make_bot("search-v1", "cego", seed, worlds=20).act(view)
+                assert new == old
+                compared += 1
+            state.apply(heuristic.act(view))
+        if compared >= 12:
+            break
+    assert compared >= 12
+    with pytest.raises(StichwerkError, match="bidding and exchange"):
+        make_bot("search", "cego", 0, bidding="auction")
+
+
+# ---------------------------------------------------------------------- the arena
+
+
+@pytest.mark.parametrize(("game", "profile"), [("cego", "zego"), ("doppelkopf", "ddv")])
+def test_a_small_arena_against_the_first_search_is_reproducible(game: str, profile: str) -> None:
+    seats = 3 if profile == "zego" else 4
+    params = {"search": FAST, "search-v1": {"worlds": 12}}
+    spec = ArenaSpec(game, profile, ("search", "search-v1"), 2, seats, "sanity", {}, params)
+    one = run_arena(spec, workers=1)
+    two = run_arena(spec, workers=1)
+    new, old = one.stats
+    assert new.name == "search" and old.name == "search-v1"
+    assert new.mean == pytest.approx(-old.mean) or seats == 3
+    assert [s.samples for s in one.stats] == [s.samples for s in two.stats]
