@@ -13,7 +13,7 @@ Out-of-turn announcements (a Doppelkopf seat saying Re while another seat is to 
 decisions here: their alternative, saying nothing yet, is no legal action to value. The words a
 seat may say on its own turn are valued beside its cards.
 
-Reproducible: every search is seeded from the record and the action's index; with ``worlds``
+Reproducible: every search is seeded from the seat's view at the decision; with ``worlds``
 set each search samples exactly that many worlds and the analysis is the same bit for bit;
 with a time budget alone the number of worlds depends on the machine's speed (the seeds stay).
 
@@ -44,8 +44,8 @@ __all__ = [
     "analyse",
     "decision_points",
     "judge",
-    "record_seed",
     "value_point",
+    "view_seed",
 ]
 
 DEFAULT_SECONDS = 0.3
@@ -162,11 +162,12 @@ class Analysis:
         return sum(d.loss for d in self.decisions if d.seat == seat)
 
 
-def record_seed(record: Mapping[str, Any]) -> str:
-    """A short digest of the record (deal and actions): the root of every search's seed."""
-    keep = {k: v for k, v in record.items() if k != "result"}
-    text = json.dumps(keep, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+def view_seed(view: Mapping[str, Any]) -> str:
+    """The search's seed for a decision: a digest of the seat's view at that moment (which
+    holds the deal's actions so far as the seat saw them). The same view always gets the same
+    seed, so a valuation depends on nothing the seat could not see."""
+    text = json.dumps(view, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return "analysis-" + hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
 def decision_points(record: Mapping[str, Any], seats: Iterable[int] | None = None) -> list[Point]:
@@ -182,7 +183,6 @@ def decision_points(record: Mapping[str, Any], seats: Iterable[int] | None = Non
     for seat in wanted:
         if not 0 <= seat < state.seats:
             raise RecordError(f"seat {seat} is not at this table (seats 0 to {state.seats - 1})")
-    root = record_seed(record)
     points: list[Point] = []
     for index, raw in enumerate(get_list(record, "actions", "record")):
         try:
@@ -217,7 +217,7 @@ def decision_points(record: Mapping[str, Any], seats: Iterable[int] | None = Non
                     view=view,
                     legal=tuple(legal),
                     chosen=canonical,
-                    seed=f"analysis-{root}-{index}",
+                    seed=view_seed(view),
                 )
             )
     return points
@@ -255,9 +255,7 @@ def judge(point: Point, values: list[dict[str, Any]], threshold: float) -> Decis
     by_action = {Action.from_json(v["action"]): v for v in values}
     missing = [a for a in point.legal if a not in by_action]
     if missing:
-        raise StichwerkError(
-            f"the search gave no value for {missing[0]} at action {point.index}"
-        )
+        raise StichwerkError(f"the search gave no value for {missing[0]} at action {point.index}")
     choices = tuple(
         Choice(
             a,

@@ -24,10 +24,10 @@ def parse_seats(text: str) -> list[int]:
     """``"0,2"`` as ``[0, 2]``; a one-line error for anything else."""
     seats: list[int] = []
     for part in text.split(","):
-        part = part.strip()
-        if not part.isdigit():
+        word = part.strip()
+        if not word.isdigit():
             fail(f"--seats takes seat numbers separated by commas, e.g. 0,2 (not {text!r})")
-        seats.append(int(part))
+        seats.append(int(word))
     return sorted(set(seats))
 
 

@@ -43,6 +43,14 @@ class Settings:
     """Login, register and guest requests per second per address (burst 10)."""
     min_time_limit: int = 5
     """Seconds: the smallest away limit a table may set."""
+    analysis_workers: int = 1
+    """Processes that run post-game analyses (0: a thread instead, for tests)."""
+    analysis_seconds: float = 0.3
+    """Search time per decision of a post-game analysis."""
+    analysis_worlds: int | None = None
+    """Sampled worlds per decision instead of a time budget (reproducible analyses)."""
+    analysis_threshold: float = 1.0
+    """Expected points lost above which a decision is marked a Fehler."""
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -60,4 +68,8 @@ class Settings:
             ws_burst=_env_float("STICHWERK_WS_BURST", 30.0),
             login_rate=_env_float("STICHWERK_LOGIN_RATE", 0.5),
             min_time_limit=_env_int("STICHWERK_MIN_TIME_LIMIT", 5),
+            analysis_workers=_env_int("STICHWERK_ANALYSIS_WORKERS", 1),
+            analysis_seconds=_env_float("STICHWERK_ANALYSIS_SECONDS", 0.3),
+            analysis_worlds=_env_int("STICHWERK_ANALYSIS_WORLDS", 0) or None,
+            analysis_threshold=_env_float("STICHWERK_ANALYSIS_THRESHOLD", 1.0),
         )
