@@ -1,6 +1,7 @@
 """Post-game analysis in the web app: jobs off the request path (a worker pool), progress, who
 may see which seat's analysis, and the leak oracle run over every analysis sent."""
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,22 +26,26 @@ def client(db_url: str) -> Iterator[TestClient]:
     yield from make_client(db_url)
 
 
-def finished_deal(client: TestClient, game: str, profile: str) -> tuple[dict[str, Any], int]:
+def finished_deals(client: TestClient, game: str, profile: str, count: int) -> list[int]:
     """A table where the logged-in guest plays seat 0 against three random bots, played through
-    one deal; the table and the deal's id."""
+    ``count`` deals; the deals' ids."""
     table = new_table(
         client,
         game=game,
         profile=profile,
         seats=[{"kind": "human"}, *[{"kind": "bot", "bot": "random"}] * 3],
-        series_length=1,
+        series_length=count,
     )
     with client.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
         frame = {"type": "state", "phase": "waiting"}
         play_until(ws, frame, lambda f: f.get("phase") == "finished")
     deals = client.get(f"/api/tables/{table['id']}/deals").json()["deals"]
-    assert deals[0]["status"] == "finished"
-    return table, deals[0]["id"]
+    assert all(d["status"] == "finished" for d in deals)
+    return [d["id"] for d in deals]
+
+
+def finished_deal(client: TestClient, game: str, profile: str) -> tuple[None, int]:
+    return None, finished_deals(client, game, profile, 1)[0]
 
 
 def wait_done(client: TestClient, deal_id: int, seat: int) -> None:
@@ -154,3 +159,28 @@ def test_in_the_worker_process_pool(db_url: str) -> None:
         jobs = client.app.state.services.analyses  # type: ignore[attr-defined]
         assert type(jobs._pool()).__name__ == "ProcessPoolExecutor"
         assert_no_leak(client, deal_id, out, 0)
+
+
+def test_progress_and_one_running_analysis_per_account(client: TestClient) -> None:
+    """While the workers are busy the job says how far it is; a second analysis of the same
+    account waits its turn (429) until the first is done."""
+    guest(client)
+    first, second = finished_deals(client, "doppelkopf", "wielandstrasse", 2)[:2]
+    jobs = client.app.state.services.analyses  # type: ignore[attr-defined]
+    gate = threading.Event()
+    blocker = jobs._pool().submit(gate.wait)  # the one worker thread is busy until the gate opens
+    try:
+        r = client.post(f"/api/deals/{first}/analysis", json={}, headers=ORIGIN)
+        assert r.status_code == 200
+        assert r.json()["analysis"]["status"] == "running"
+        busy = client.get(f"/api/deals/{first}/analysis").json()["analysis"]
+        assert busy["status"] == "running" and busy["done"] == 0 and busy["decisions"] == []
+        refused = client.post(f"/api/deals/{second}/analysis", json={}, headers=ORIGIN)
+        assert refused.status_code == 429 and "still running" in refused.json()["error"]
+    finally:
+        gate.set()
+        blocker.result(timeout=30)
+    wait_done(client, first, 0)
+    done = client.get(f"/api/deals/{first}/analysis").json()["analysis"]
+    assert done["status"] == "done" and done["done"] == done["total"] > 0
+    assert analysis_of(client, second)["status"] == "done"
