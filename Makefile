@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test lint typecheck jscheck unit bench clean services
+.PHONY: run test lint typecheck jscheck unit bench clean services pyodide
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,8 +16,13 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The web app on http://127.0.0.1:8000 with its SQLite file under var/ (terminal play: stichwerk play).
-run: $(STAMP)
+run: $(STAMP) pyodide
 	$(BIN)/python -m stichwerk.server
+
+# Pyodide for the score sheet's offline scoring: fetched once from the npm registry (pinned,
+# sha512 checked) into the gitignored static/vendor/ folder; nothing to do when it is there.
+pyodide: $(STAMP)
+	$(BIN)/python -m stichwerk.web.pyodide
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -35,7 +40,7 @@ $(NODE_STAMP): package.json package-lock.json
 jscheck: $(NODE_STAMP)
 	node_modules/.bin/tsc -p tsconfig.json
 
-unit: $(STAMP)
+unit: $(STAMP) pyodide
 	$(BIN)/pytest
 
 # Debian's chromium (for Playwright) and a running PostgreSQL, for the web app's tests.

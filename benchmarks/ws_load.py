@@ -155,6 +155,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         **os.environ,
         "STICHWERK_DATABASE_URL": f"sqlite:///{workdir}/load.db",
         "STICHWERK_LOGIN_RATE": "100000",
+        "STICHWERK_WRITE_RATE": "100000",
         "STICHWERK_WS_RATE": "1000",
         "STICHWERK_BOT_DELAY": str(args.bot_delay),
     }

@@ -16,15 +16,18 @@ start a single-machine Ray for a try).
 import json
 import math
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from stichwerk.bots.base import make_bot
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import get_game
+
+A = TypeVar("A")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -174,7 +177,9 @@ def _play_deal_star(args: tuple[ArenaSpec, int]) -> DealOutcome:
     return play_deal(*args)
 
 
-def _run_ray(spec: ArenaSpec, address: str) -> Iterator[DealOutcome]:
+def on_ray(work: Callable[[A], R], items: Iterable[A], address: str) -> Iterator[R]:
+    """``work(item)`` for every item as Ray tasks on the cluster at ``address``; the results
+    in the order they finish. Starts (and stops) Ray unless it is running already."""
     try:
         import ray
     except ModuleNotFoundError:
@@ -183,14 +188,18 @@ def _run_ray(spec: ArenaSpec, address: str) -> Iterator[DealOutcome]:
     if started:
         ray.init(address=address, log_to_driver=False, include_dashboard=False)
     try:
-        remote = ray.remote(play_deal)
-        pending = [remote.remote(spec, i) for i in range(spec.deals)]
+        remote = ray.remote(work)
+        pending = [remote.remote(item) for item in items]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             yield ray.get(done[0])
     finally:
         if started:
             ray.shutdown()
+
+
+def _run_ray(spec: ArenaSpec, address: str) -> Iterator[DealOutcome]:
+    return on_ray(_play_deal_star, [(spec, i) for i in range(spec.deals)], address)
 
 
 def run_arena(

@@ -1,5 +1,6 @@
 """End-to-end tests of the command line for Cego: replay, score and play."""
 
+import itertools
 import json
 import random
 import subprocess
@@ -172,16 +173,64 @@ def test_no_mutation_of_a_record_gives_a_traceback(data: st.DataObject) -> None:
         assert "\n" not in str(exc)
 
 
-def test_play_in_the_terminal_by_pipe() -> None:
-    out = runner.invoke(app, ["play", "cego", "--seed", "t1", "--deals", "2"], input="1\n" * 400)
+def play(*args: str, text: str = "1\n" * 400, lang: str = "en") -> str:
+    out = runner.invoke(app, ["play", "cego", "--lang", lang, *args], input=text)
     assert out.exit_code == 0, out.output
-    assert "Your hand:" in out.stdout
-    assert "Result:" in out.stdout and "Score sheet" in out.stdout and "Total" in out.stdout
     assert "Traceback" not in out.output
+    return out.stdout
+
+
+def test_play_in_the_terminal_by_pipe() -> None:
+    out = play("--seed", "t1", "--deals", "2")
+    assert "Your hand:" in out
+    assert "Result:" in out and "Score sheet" in out and "Total" in out
+
+
+def test_a_whole_game_reads_as_english_a_newcomer_follows() -> None:
+    # Seed a1: everyone passes, the person (Vorhand) holds Cego in the auction and plays it.
+    out = play("--seed", "a1", "--deals", "1", text="1\n1\n1\n1\nkeep T5 T10\n" + "1\n" * 30)
+    lines = out.splitlines()
+    assert "Deal 1 — Seat 3 deals" in out and "deal(s)" not in out
+    assert "Cards: T1 to T22 are the trumps" in out
+    # The hand is shown once where the deal starts, not twice in a row anywhere.
+    start = next(i for i, line in enumerate(lines) if "Deal 1 —" in line)
+    assert lines[start + 1].startswith("Your hand: ")
+    assert not lines[start + 2].startswith("Your hand: ")
+    assert all(not (a.startswith("Your hand") and a == b) for a, b in itertools.pairwise(lines))
+    assert "Auction: you hold Cego" in out and "You holds" not in out
+    assert "[1] fort (pass)" in out and "Seat 1: gut (pass)" in out
+    assert "Keep the cards you name; the rest go to the blind." in out
+    assert "You play Cego (keep two cards, take the blind, press one), value 1" in out
+    assert "[1] play" not in out  # a card is played by naming it
+    assert "Result: you lost the Cego" in out
+
+
+def test_a_whole_game_in_german() -> None:
+    out = play(
+        "--seed", "a1", "--deals", "1", lang="de", text="1\n1\n1\n1\nkeep T5 T10\n" + "1\n" * 30
+    )
+    assert "Spiel 1 — Platz 3 gibt" in out and "Deine Karten: " in out
+    assert "Steigern: du hältst Cego" in out and "Platz 1: gut (aussteigen)" in out
+    assert "Du spielst Cego" in out and "Ergebnis: Du verlierst Cego" in out
+    assert "Spielliste" in out and "Summe" in out
+    for english in ("Your hand", "Score sheet", "Result", "Seat ", "Trick "):
+        assert english not in out
+
+
+def test_the_locale_picks_the_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    out = runner.invoke(app, ["play", "cego", "--seed", "t2"], input="q\n")
+    assert "Auf Wiedersehen." in out.stdout
+    out = runner.invoke(app, ["play", "cego", "--lang", "fr"])
+    assert out.exit_code == 2 and "--lang must be one of en, de" in out.stderr
 
 
 def test_play_quits_cleanly_and_refuses_bad_options() -> None:
-    out = runner.invoke(app, ["play", "cego", "--seed", "t2", "--profile", "zego"], input="q\n")
+    out = runner.invoke(
+        app, ["play", "cego", "--lang", "en", "--seed", "t2", "--profile", "zego"], input="q\n"
+    )
     assert out.exit_code == 0 and "Goodbye" in out.stdout
     out = runner.invoke(app, ["play", "cego", "--profile", "nowhere"])
     assert out.exit_code == 2 and "unknown Cego profile" in out.stderr

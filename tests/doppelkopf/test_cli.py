@@ -1,5 +1,6 @@
 """End-to-end tests of the command line for Doppelkopf: replay, score and play."""
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -205,32 +206,56 @@ def test_no_mutation_of_a_summary_gives_a_traceback(data: st.DataObject) -> None
         assert "\n" not in str(exc)
 
 
-def test_play_in_the_terminal_by_pipe() -> None:
-    out = runner.invoke(
-        app, ["play", "doppelkopf", "--seed", "t1", "--deals", "2"], input="1\n" * 400
-    )
+def play(*args: str, text: str = "1\n" * 400, lang: str = "en") -> str:
+    out = runner.invoke(app, ["play", "doppelkopf", "--lang", lang, *args], input=text)
     assert out.exit_code == 0, out.output
-    assert "Your hand:" in out.stdout and "Trick 12:" in out.stdout
-    assert "Winner:" in out.stdout and "Score sheet" in out.stdout and "Total" in out.stdout
-    assert "The list is complete" in out.stdout
     assert "Traceback" not in out.output
+    return out.stdout
+
+
+def test_play_in_the_terminal_by_pipe() -> None:
+    out = play("--seed", "t1", "--deals", "2")
+    assert "Your hand:" in out and "Trick 12:" in out
+    assert " wins; game value " in out and "Score sheet" in out and "Total" in out
+    assert "The list is complete" in out
+
+
+def test_a_whole_game_reads_as_english_a_newcomer_follows() -> None:
+    out = play("--seed", "t1", "--deals", "2")
+    lines = out.splitlines()
+    assert "Deal 1 — Seat 3 deals" in out and "Deal 2 — you deal" in out
+    assert "deal(s)" not in out
+    assert all(not (a.startswith("Your hand") and a == b) for a, b in itertools.pairwise(lines))
+    assert "[1] gesund (no reservation)  [2] vorbehalt (a reservation)" in out
+    assert "Game: Normal game" in out and "You play Re." in out
+    assert "Game: Pik-Solo (spades are trumps), played by Seat 2" in out
+    assert "Normal game: Re (You and Seat 1) 114 Augen, Kontra (Seat 2 and Seat 3) 126" in out
+    assert "Kontra wins; game value 4" in out
+    assert "reservations>" not in out and "Any reservation?> " in out
+
+
+def test_a_whole_game_in_german() -> None:
+    out = play("--seed", "t1", "--deals", "2", lang="de")
+    assert "Spiel 1 — Platz 3 gibt" in out and "Spiel 2 — du gibst" in out
+    assert "Deine Karten: " in out and "Du spielst Re." in out
+    assert "Spiel: Pik-Solo, gespielt von Platz 2" in out
+    assert "Kontra gewinnt; Spielwert 4" in out and "Die Liste ist voll." in out
+    assert "Spielliste" in out and "Summe" in out and "Endstand: Du +0" in out
+    for english in ("Your hand", "Score sheet", "wins", "Seat ", "Trick "):
+        assert english not in out
 
 
 def test_play_by_typing_actions_and_cards() -> None:
     text = "nonsense\ngesund\n" + "re\n" + "Kreuz Dame\n" * 2 + "1\n" * 300
-    out = runner.invoke(
-        app, ["play", "doppelkopf", "--seed", "t2", "--profile", "ddv", "--players", "5"],
-        input=text,
-    )  # fmt: skip
-    assert out.exit_code == 0, out.output
-    assert "Not possible now: 'nonsense'" in out.stdout
-    assert "Winner:" in out.stdout
+    out = play("--seed", "t2", "--profile", "ddv", "--players", "5", text=text)
+    assert "Not possible now: 'nonsense'" in out
+    assert " wins; game value " in out or "Neither side wins" in out
 
 
 def test_play_quits_cleanly_and_refuses_bad_options() -> None:
-    out = runner.invoke(app, ["play", "doppelkopf", "--seed", "t3"], input="q\n")
+    out = runner.invoke(app, ["play", "doppelkopf", "--lang", "en", "--seed", "t3"], input="q\n")
     assert out.exit_code == 0 and "Goodbye" in out.stdout
-    out = runner.invoke(app, ["play", "doppelkopf", "--seed", "t3"], input="")
+    out = runner.invoke(app, ["play", "doppelkopf", "--lang", "en", "--seed", "t3"], input="")
     assert out.exit_code == 0 and "Goodbye" in out.stdout
     out = runner.invoke(app, ["play", "doppelkopf", "--profile", "nowhere"])
     assert out.exit_code == 2 and "unknown doppelkopf profile" in out.stderr

@@ -21,10 +21,12 @@ def create_table(
     closing: tuple[str, ...] = (),
     watch: bool = False,
     first_dealer: int | None = 0,
+    public: bool = True,
 ) -> str:
     """Play as a guest and open a table from the lobby (with ``settings`` typed into the
     settings form, the ``closing`` rounds added in order, only watching if ``watch``, the first
-    deal dealt by ``first_dealer``, by lot if ``None``); returns the table page's URL."""
+    deal dealt by ``first_dealer``, by lot if ``None``, unlisted and private unless ``public``);
+    returns the table page's URL."""
     page.goto(base + "/")
     page.wait_for_selector("#lobby-app .account")
     if page.locator("#guest").count():
@@ -49,6 +51,8 @@ def create_table(
     page.select_option("#first-dealer", "" if first_dealer is None else str(first_dealer))
     page.fill("#series", str(series))
     page.fill("#time-limit", str(time_limit))
+    if not public:
+        page.uncheck("#public")
     page.click("#create")
     page.wait_for_url("**/t/**")
     page.wait_for_selector("#table-app[data-version]")

@@ -149,3 +149,33 @@ def test_a_five_seat_sheet_fits_a_small_phone(browser: Browser, server: Server) 
     )
     assert sheet_overflow <= 0, "five columns of names fit a 360 px screen"
     context.close()
+
+
+def test_a_private_table_opens_only_with_its_invite(browser: Browser, server: Server) -> None:
+    alice = browser.new_context().new_page()
+    bob = browser.new_context().new_page()
+    url = create_table(alice, server.url, "doppelkopf", humans=(0, 2), public=False)
+    invite = alice.locator("#invite-link").input_value()
+    # Without the invite: as if there were no such table.
+    bob.goto(url.split("?", 1)[0])
+    expect(bob.locator("#no-table")).to_be_visible()
+    bob.goto(invite)
+    bob.click("button[data-join='2']")
+    expect(bob.locator("#hand .card")).to_have_count(12, timeout=15_000)
+    # Alice's page hears that Bob came (presence), and the link to watch stays on offer.
+    expect(alice.locator('.seat[data-seat="2"] .dot.on')).to_be_visible()
+    expect(alice.locator("#invite-watch-link")).to_have_value(invite)
+
+
+def test_log_out_everywhere(browser: Browser, server: Server) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    create_table(page, server.url, "cego")
+    other = context.new_page()  # the same account in another tab
+    other.goto(server.url + "/")
+    other.wait_for_selector("#logout-all")
+    other.click("#logout-all")
+    expect(other.locator("#guest")).to_be_visible()
+    # The table's socket was closed by the server: the page comes back as a spectator.
+    expect(page.locator(".note", has_text="You are watching")).to_be_visible(timeout=15_000)
+    context.close()

@@ -5,9 +5,11 @@ import os
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 from starlette.testclient import WebSocketTestSession
 
 from stichwerk.server.config import Settings
+from stichwerk.storage.db import Database
 
 ORIGIN = {"origin": "http://testserver"}
 
@@ -19,6 +21,7 @@ def make_settings(url: str, **overrides: Any) -> Settings:
         "bot_workers": 0,
         "min_time_limit": 1,
         "login_rate": 1000.0,
+        "write_rate": 1000.0,
         # A test's seat answers as fast as bots without delay move, many deals a second; the
         # rate limit has a test of its own (test_ws), with its own settings.
         "ws_rate": 1000.0,
@@ -78,3 +81,21 @@ def play_until(ws: WebSocketTestSession, frame: dict[str, Any], stop: Any) -> di
 
 def pg_url() -> str | None:
     return os.environ.get("STICHWERK_TEST_PG_URL") or None
+
+
+PG_URL = os.environ.get(
+    "STICHWERK_TEST_PG_URL",
+    "postgresql+psycopg://stichwerk:stichwerk@127.0.0.1:5432/stichwerk_test",
+)
+
+
+def fresh_pg() -> str:
+    """The test PostgreSQL database, emptied."""
+    db = Database(PG_URL)
+    try:
+        with db.write.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+    finally:
+        db.dispose()
+    return PG_URL

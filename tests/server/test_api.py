@@ -276,12 +276,15 @@ def test_lobby_join_and_invites(client: TestClient) -> None:
 
     client.cookies.clear()
     guest(client)
-    seen = client.get(f"/api/tables/{private['id']}").json()["table"]
-    assert seen["invite"] is None
+    # A private table is no table at all to someone without its invite.
+    r = client.get(f"/api/tables/{private['id']}")
+    assert r.status_code == 404 and r.json() == {"error": "no such table"}
     r = client.post(f"/api/tables/{private['id']}/join", json={})
-    assert r.status_code == 403 and "invite" in error_of(r)
+    assert r.status_code == 404 and r.json() == {"error": "no such table"}
     r = client.post(f"/api/tables/{private['id']}/join", json={"invite": "wrong"})
-    assert r.status_code == 403
+    assert r.status_code == 404 and r.json() == {"error": "no such table"}
+    seen = client.get(f"/api/tables/{public['id']}").json()["table"]
+    assert seen["invite"] is None
     r = client.post(
         f"/api/tables/{private['id']}/join", json={"seat": 0, "invite": private["invite"]}
     )
@@ -322,6 +325,7 @@ def test_deals_records_and_replay(client: TestClient) -> None:
         time.sleep(0.05)
     assert len(first) == 1 and first[0]["status"] == "active" and first[0]["result"] is None
     deal_id = first[0]["id"]
+    assert isinstance(deal_id, str) and len(deal_id) == 16  # random, not a counter
     assert client.get(f"/api/deals/{deal_id}/record").status_code == 403
     assert client.get(f"/api/deals/{deal_id}/replay").status_code == 403
     last = play_out(client, table)
@@ -338,6 +342,7 @@ def test_deals_records_and_replay(client: TestClient) -> None:
     assert [s["seat"] for s in replay["seats"]] == [0, 1, 2, 3]
     assert replay["seats"][0]["kind"] == "human" and replay["seats"][0]["name"]
     assert client.get("/api/deals/999999/record").status_code == 404
+    assert table["id"] not in r.headers["content-disposition"]
 
 
 def test_pages_render_in_both_languages(client: TestClient) -> None:
@@ -349,6 +354,6 @@ def test_pages_render_in_both_languages(client: TestClient) -> None:
     assert '<html lang="en">' in r.text and 'data-table="abc"' in r.text
     r = client.get("/lang/en?next=//evil.example", follow_redirects=False)
     assert r.headers["location"] == "/"
-    assert client.get("/d/1").status_code == 200
+    assert client.get("/d/AbC-12_x").status_code == 200
     assert client.get("/static/js/table.js").status_code == 200
     assert client.get("/static/i18n/de.json").json()["act"]["fort"] == "Fort"

@@ -22,7 +22,7 @@ CASES = [
 
 
 def check_frames(
-    frames: list[dict[str, Any]], seat: int | None, truths: dict[int, DealTruth]
+    frames: list[dict[str, Any]], seat: int | None, truths: dict[str, DealTruth]
 ) -> int:
     checked = 0
     for frame in frames:
@@ -85,7 +85,8 @@ def test_no_frame_holds_a_hidden_card(
         )
     repo = client.app.state.services.repo  # type: ignore[attr-defined]
     truths = {
-        d.id: DealTruth(d.full_record()) for d in repo.deals_of_table(table["id"], with_events=True)
+        d.public_id: DealTruth(d.full_record())
+        for d in repo.deals_of_table(table["id"], with_events=True)
     }
     assert len(truths) >= deals + len(closing) * seats
     kinds = [d.record.get("deal_type") for d in repo.deals_of_table(table["id"])]

@@ -5,9 +5,8 @@ defaults to the role and database that script creates (``STICHWERK_TEST_PG_URL``
 """
 
 import asyncio
-import os
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -33,33 +32,9 @@ from tests.server.helpers import (
     receive_until,
 )
 
-PG_URL = os.environ.get(
-    "STICHWERK_TEST_PG_URL",
-    "postgresql+psycopg://stichwerk:stichwerk@127.0.0.1:5432/stichwerk_test",
-)
-
-
-def _fresh_pg() -> str:
-    db = Database(PG_URL)
-    try:
-        with db.write.begin() as conn:
-            conn.execute(text("DROP SCHEMA public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
-    finally:
-        db.dispose()
-    return PG_URL
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def any_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/store.db"
-    else:
-        yield _fresh_pg()
-
 
 def _user_and_table(repo: Repo) -> tuple[int, str]:
-    user = repo.create_user("Anna", None, True)
+    user = repo.create_user("Creator", None, True)
     table = repo.create_table(
         game="cego",
         profile="schwarzwald",
@@ -81,8 +56,9 @@ def test_migrations_build_the_schema_once(any_url: str) -> None:
         db.migrate()
         names = set(inspect(db.read).get_table_names())
         assert {"user_account", "game_table", "table_seat", "deal", "event", "setting"} <= names
+        assert {"user_session", "table_viewer"} <= names
         with db.read.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0007"
         uniques = inspect(db.read).get_unique_constraints("event")
         assert any(set(u["column_names"]) == {"deal_id", "seq"} for u in uniques)
         with db.read.connect() as conn:
@@ -186,9 +162,9 @@ def test_group_commit_keeps_order_and_isolates_a_bad_append(any_url: str) -> Non
         db.dispose()
 
 
-def _play(ws: Any, steps: int) -> dict[str, Any]:
-    """Seat 0 takes its first legal action ``steps`` times (or until the deal ends)."""
-    frame = receive_until(ws, lambda m: m["type"] == "state")
+def _play(ws: Any, steps: int, frame: dict[str, Any]) -> dict[str, Any]:
+    """From ``frame`` on, seat 0 takes its first legal action ``steps`` times (or until the
+    deal ends)."""
     done = 0
     while done < steps and frame["phase"] == "playing":
         view = frame["view"]
@@ -228,7 +204,7 @@ def test_a_restart_continues_every_unfinished_game(any_url: str, toy: None, game
             assert after["version"] == before["version"]
             assert after["view"]["hand"] == before["view"]["hand"]
             assert after["view"]["history"] == before["view"]["history"]
-            end = _play(ws, 500)
+            end = _play(ws, 500, after)
             assert end["phase"] in ("between", "finished")
         record = client.get(f"/api/deals/{end['deal']['id']}/record").json()
         assert record["result"] and len(record["actions"]) >= len(before["view"]["history"])
@@ -283,3 +259,77 @@ def test_a_restart_in_a_closing_round_carries_on_with_it(any_url: str) -> None:
         assert [r["dealer"] for r in sheet["rows"]] == [1, 2, 3, 0, 1]
         deals = client.get(f"/api/tables/{table['id']}/deals").json()["deals"]
         assert [d["deal_type"] for d in deals] == [None] + ["drescher"] * 4
+
+
+def test_deals_made_before_0004_get_random_public_ids(any_url: str) -> None:
+    db = Database(any_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    try:
+        with db.write.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0003")
+            connection.execute(
+                text(
+                    "INSERT INTO user_account (id, username, is_guest, created_at)"
+                    " VALUES (1, 'Alt', true, CURRENT_TIMESTAMP)"
+                )
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO game_table (id, game, profile, options, seats, series_length,"
+                    " time_limit, public, invite, status, created_by, created_at) VALUES ('old',"
+                    " 'cego', 'titisee', '{}', 4, 8, 60, false, 'x', 'playing', 1,"
+                    " CURRENT_TIMESTAMP)"
+                )
+            )
+            for number in range(3):
+                connection.execute(
+                    text(
+                        "INSERT INTO deal (table_id, number, record, status, counts, created_at)"
+                        f" VALUES ('old', {number}, '{{}}', 'finished', true, CURRENT_TIMESTAMP)"
+                    )
+                )
+        db.migrate()
+        repo = Repo(db)
+        deals = repo.deals_of_table("old")
+        ids = [d.public_id for d in deals]
+        assert len(set(ids)) == 3 and all(len(i) == 16 for i in ids)
+        assert repo.deal_by_public_id(ids[1]).number == 1  # type: ignore[union-attr]
+        assert repo.deal_by_public_id(str(deals[1].id)) is None
+        with pytest.raises(IntegrityError):  # unique
+            repo.create_deal("old", 3, {}, public_id=ids[0])
+    finally:
+        db.dispose()
+
+
+def test_sessions_viewers_and_the_tables_of_a_user(any_url: str) -> None:
+    db = Database(any_url)
+    db.migrate()
+    repo = Repo(db)
+    try:
+        anna = repo.create_user("Anna", None, True)
+        berta = repo.create_user("Berta", None, True)
+        later = datetime.now(UTC) + timedelta(days=1)
+        repo.create_session("a1", anna.id, later)
+        repo.create_session("a2", anna.id, later)
+        repo.create_session("old", anna.id, datetime.now(UTC) - timedelta(seconds=1))
+        repo.create_session("b1", berta.id, later)
+        assert repo.session_user("a1") == anna and repo.session_user("b1") == berta
+        assert repo.session_user("old") is None  # expired
+        assert repo.session_user("nope") is None
+        repo.end_session("a1")
+        assert repo.session_user("a1") is None and repo.session_user("a2") == anna
+        assert repo.end_sessions(anna.id, keep="a2") == ["old"]
+        assert repo.end_sessions(anna.id) == ["a2"]
+        assert repo.session_user("a2") is None and repo.session_user("b1") == berta
+
+        _, table_id = _user_and_table(repo)
+        assert repo.tables_of_user(berta.id) == []
+        assert not repo.is_viewer(table_id, berta.id)
+        repo.add_viewer(table_id, berta.id)
+        repo.add_viewer(table_id, berta.id)
+        assert repo.is_viewer(table_id, berta.id)
+        assert [t.id for t in repo.tables_of_user(berta.id)] == [table_id]
+    finally:
+        db.dispose()

@@ -188,6 +188,8 @@ def test_two_people_a_deal_and_next(client: TestClient) -> None:
         with client.websocket_connect(url(table), headers=ORIGIN) as wb:
             sockets = {0: wa, 1: wb}
             deal = state(wa)["deal"]["id"]
+            # Bob's arrival is presence, not a new state: ask for the state again.
+            wa.send_json({"type": "sync"})
             acted: set[int] = set()
             while True:
                 frame = receive_until(
@@ -244,7 +246,19 @@ def test_stand_in_bot_plays_an_absent_seat_until_return(client: TestClient) -> N
     table = new_table(client, time_limit=1)
     with client.websocket_connect(url(table), headers=ORIGIN) as ws:
         start = my_turn(ws)
-    time.sleep(1.6)
+    player = dict(client.cookies)
+    client.cookies.clear()
+    with client.websocket_connect(url(table), headers=ORIGIN) as watcher:
+        # Past the time limit the stand-in moves for seat 0, and the table says who plays it.
+        receive_until(
+            watcher,
+            lambda m: (
+                m["type"] == "state"
+                and m["version"] > start["version"]
+                and m["seats"][0]["bot_playing"]
+            ),
+        )
+    client.cookies.update(player)
     with client.websocket_connect(url(table), headers=ORIGIN) as ws:
         now = state(ws)
         mine = [h for h in now["view"]["history"] if h["seat"] == 0]
@@ -252,7 +266,7 @@ def test_stand_in_bot_plays_an_absent_seat_until_return(client: TestClient) -> N
         assert not now["seats"][0]["bot_playing"]
         if now["phase"] == "playing":
             # Back at the table: the bot stops, the person plays.
-            turn = my_turn(ws)
+            turn = now if now["view"]["to_act"] == 0 else my_turn(ws)
             assert not turn["seats"][0]["bot_playing"]
 
 
@@ -310,3 +324,37 @@ def announce(client: TestClient) -> None:
                 ):
                     return
         raise AssertionError("never managed an out-of-turn announcement")
+
+
+def test_an_audience_coming_and_going_sends_presence_not_state(client: TestClient) -> None:
+    """20 spectators connect and leave while seat 0 thinks: seat 0 gets no state frame, only
+    a few small presence frames (at most one a second, changes in between sent together)."""
+    guest(client)
+    table = new_table(client)
+    player = dict(client.cookies)
+    with client.websocket_connect(url(table), headers=ORIGIN) as ws:
+        turn = my_turn(ws)  # the bots wait for seat 0 now: nothing else changes the table
+        client.cookies.clear()
+        started = time.monotonic()
+        with client.websocket_connect(url(table), headers=ORIGIN) as stayer:
+            for _ in range(20):
+                with client.websocket_connect(url(table), headers=ORIGIN) as watcher:
+                    # A newcomer gets the whole table at once.
+                    receive_until(watcher, lambda m: m["type"] == "welcome")
+                    assert state(watcher)["version"] == turn["version"]
+            frames: list[dict[str, Any]] = []
+            receive_until(
+                ws, lambda m: m["type"] == "presence" and m["spectators"] == 1, seen=frames
+            )
+            seconds = time.monotonic() - started
+            assert state(stayer)["spectators"] == 1
+        receive_until(ws, lambda m: m["type"] == "presence" and m["spectators"] == 0, seen=frames)
+        assert [f["type"] for f in frames] == ["presence"] * len(frames)
+        assert len(frames) <= seconds + 3, (len(frames), seconds)
+        last = frames[-1]
+        assert last["seats"][0] == {"seat": 0, "connected": True, "bot_playing": False}
+        assert len(json.dumps(last)) < 400  # small: no view, no sheet
+        client.cookies.update(player)
+        ws.send_json({"type": "sync"})
+        now = state(ws)
+        assert now["version"] == turn["version"] and now["spectators"] == 0

@@ -278,8 +278,9 @@ def test_table_results_from_a_finished_list() -> None:
         10,
         True,
         1,
-        15,
+        0,  # the solo may still come in round 3: the list of round 2 fines nobody
     )
+    assert table_series_rules(W, SeriesRules(seats=5), 3).duty_penalty == 15
     series = Series(rules, duty_owed=[1, 0, 1, 1, 0])
     series.record(DealOutcome(settlement=(0, 3, 0, 3, 0)))
     series.record(DealOutcome(settlement=(9, 0, 0, 0, 0), duty_solo_by=0))

@@ -197,16 +197,9 @@ class ExternalBot:
         if self._dead:
             return self._fallback.act(view)  # the log line said why already
         if answer is not None:
-            try:
-                action = Action.from_json({**answer, "seat": view["seat"]})
-            except (StichwerkError, TypeError) as exc:
-                why = f"its answer is no action ({one_line(str(exc))})"
-            else:
-                offered = {_key(a): a for a in legal}
-                chosen = offered.get(_key(action))
-                if chosen is not None:
-                    return chosen
-                why = f"its seat may not {one_line(str(action).split(': ', 1)[-1])} now"
+            chosen, why = chosen_action(answer, int(view["seat"]), legal)
+            if chosen is not None:
+                return chosen
         assert why is not None
         fallback = self._fallback.act(view)
         log.warning(
@@ -251,6 +244,25 @@ class ExternalBot:
             if not isinstance(action, dict):
                 return None, "its answer has no action object"
             return action, None
+
+
+def chosen_action(
+    answer: Mapping[str, Any], seat: int, legal: list[Action]
+) -> tuple[Action | None, str | None]:
+    """The legal action a bot's ``action`` object names, or why it names none. Card codes
+    may be in any case and a set of cards in any order; the seat is the bot's own.
+
+    Shared by the stdin protocol and the web app's bot websocket (``server/botsockets.py``).
+    """
+    try:
+        action = Action.from_json({**answer, "seat": seat})
+    except (StichwerkError, TypeError, ValueError, KeyError) as exc:
+        return None, f"its answer is no action ({one_line(str(exc))})"
+    offered = {_key(a): a for a in legal}
+    chosen = offered.get(_key(action))
+    if chosen is not None:
+        return chosen, None
+    return None, f"its seat may not {one_line(str(action).split(': ', 1)[-1])} now"
 
 
 def _key(action: Action) -> tuple[str, str | None, tuple[str, ...], str | None]:

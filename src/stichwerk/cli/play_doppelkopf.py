@@ -3,10 +3,11 @@
 The deals form a list (:class:`~stichwerk.core.series.Series`): the deal rotates, a redeal is
 dealt again by the same dealer, Pflicht-Soli are tracked (the person is told when he owes one or
 is vorgeführt), and the score sheet shows every row and the totals. The screen shows the hand in
-trump order, what is said, the trick on the table and each deal's scoring items. Input is a
-number from the list of legal actions or the action itself (``gesund``, ``solo damen``,
-``re``, ``CQ``, ``Kreuz Dame``, ``return CA C10``); ``q`` ends the game. It reads standard input
-line by line, so it can be driven by a pipe.
+trump order, what is said, the trick on the table and each deal's scoring items, in English or
+German (``--lang``; the locale decides otherwise). Input is a number from the list of legal
+actions or the action itself (``gesund``, ``solo damen``, ``re``, ``CQ``, ``Kreuz Dame``,
+``return CA C10``); ``q`` ends the game. It reads standard input line by line, so it can be
+driven by a pipe.
 """
 
 import json
@@ -21,7 +22,7 @@ from rich.text import Text
 
 from stichwerk.bots.base import Bot
 from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot
-from stichwerk.cli.common import fail
+from stichwerk.cli.common import Words, fail, pick_language
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
 from stichwerk.core.series import Series
@@ -48,15 +49,121 @@ def cards_text(codes: list[str], trumps: set[str] | None = None) -> Text:
     return out
 
 
-def describe(action: Action) -> str:
-    """An action as the terminal shows it."""
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "intro": "Doppelkopf, {profile} rules, {seats} seats, seed {seed}. Type q to quit.",
+        "legend": (
+            "Cards: C, S, H, D are clubs (Kreuz), spades (Pik), hearts (Herz), diamonds (Karo);"
+            " A ace, 10, K king, Q queen (Dame), J jack (Bube), 9. Trumps are underlined."
+        ),
+        "owe": "You still owe {n} Pflicht-Solo.",
+        "forced_you": "You are vorgeführt: you must play your Pflicht-Solo now.",
+        "forced_other": "{name} is vorgeführt and must play a Pflicht-Solo now.",
+        "game": "Game: {game}",
+        "game_you": "Game: {game}, played by you",
+        "game_other": "Game: {game}, played by {name}",
+        "party": "You play {party}.",
+        "result": "{game}: Re ({re}) {re_augen} Augen, Kontra ({kontra}) {kontra_augen} Augen",
+        "forfeit": "{name} left the game (Verwerfen).",
+        "wins": "{party} wins; game value {value} ({items})",
+        "nobody": "Neither side wins; game value {value} ({items})",
+        "redeal": "Redeal ({why}): the deal does not count.",
+        "count": " ({n} cards)",
+        "returned": ", {n} of them trumps",
+        "complete": "The list is complete.",
+        "penalties": "Pflicht-Soli not played: {list}",
+        "final": "Final: {list}",
+        "game_col": "Game",
+        "redeal_row": "redeal",
+        "phase.reservations": "Any reservation?",
+        "phase.declarations": "Your reservation",
+        "phase.armut": "Take the Armut?",
+        "phase.armut-return": "Cards to give back",
+        "phase.play": "Your card",
+        "act.gesund": "gesund (no reservation)",
+        "act.vorbehalt": "vorbehalt (a reservation)",
+        "act.hochzeit": "hochzeit (marriage)",
+        "act.armut": "armut (poverty)",
+        "act.schmeissen": "schmeissen (throw the hand in)",
+        "act.neu-geben": "neu-geben (ask for a redeal)",
+        "act.take": "take (the Armut)",
+        "act.decline": "decline",
+        "type.normal": "Normal game",
+        "type.hochzeit": "Hochzeit (marriage)",
+        "type.armut": "Armut (poverty)",
+        "type.solo-damen": "Damen-Solo (queens are the only trumps)",
+        "type.solo-buben": "Buben-Solo (jacks are the only trumps)",
+        "type.solo-kreuz": "Kreuz-Solo (clubs are trumps)",
+        "type.solo-pik": "Pik-Solo (spades are trumps)",
+        "type.solo-herz": "Herz-Solo (hearts are trumps)",
+        "type.solo-trumpf": "Trumpf-Solo (diamonds are trumps)",
+        "type.solo-fleischlos": "Fleischloser (no trumps)",
+        "type.solo-still": "Stilles Solo (both Kreuz-Damen, unannounced)",
+    },
+    "de": {
+        "intro": "Doppelkopf, Regeln {profile}, {seats} Plätze, Startwert {seed}. Mit q beenden.",
+        "legend": (
+            "Karten: C, S, H, D sind Kreuz, Pik, Herz, Karo; A Ass, 10, K König, Q Dame, J Bube,"
+            " 9. Trümpfe sind unterstrichen."
+        ),
+        "owe": "Du schuldest noch {n} Pflicht-Solo.",
+        "forced_you": "Du wirst vorgeführt: Du musst jetzt dein Pflicht-Solo spielen.",
+        "forced_other": "{name} wird vorgeführt und muss jetzt ein Pflicht-Solo spielen.",
+        "game": "Spiel: {game}",
+        "game_you": "Spiel: {game}, du spielst es",
+        "game_other": "Spiel: {game}, gespielt von {name}",
+        "party": "Du spielst {party}.",
+        "result": "{game}: Re ({re}) {re_augen} Augen, Kontra ({kontra}) {kontra_augen} Augen",
+        "forfeit": "{name} hat das Spiel verworfen.",
+        "wins": "{party} gewinnt; Spielwert {value} ({items})",
+        "nobody": "Keine Partei gewinnt; Spielwert {value} ({items})",
+        "redeal": "Neu geben ({why}): das Spiel zählt nicht.",
+        "count": " ({n} Karten)",
+        "returned": ", davon {n} Trumpf",
+        "complete": "Die Liste ist voll.",
+        "penalties": "Nicht gespielte Pflicht-Soli: {list}",
+        "final": "Endstand: {list}",
+        "game_col": "Spiel",
+        "redeal_row": "neu",
+        "phase.reservations": "Vorbehalt?",
+        "phase.declarations": "Dein Vorbehalt",
+        "phase.armut": "Armut mitnehmen?",
+        "phase.armut-return": "Karten zurückgeben",
+        "phase.play": "Deine Karte",
+        "act.gesund": "gesund (kein Vorbehalt)",
+        "act.vorbehalt": "vorbehalt",
+        "act.hochzeit": "hochzeit",
+        "act.armut": "armut",
+        "act.schmeissen": "schmeissen (Karten hinwerfen)",
+        "act.neu-geben": "neu-geben",
+        "act.take": "take (mitnehmen)",
+        "act.decline": "decline (ablehnen)",
+        "type.normal": "Normalspiel",
+        "type.hochzeit": "Hochzeit",
+        "type.armut": "Armut",
+        "type.solo-damen": "Damensolo",
+        "type.solo-buben": "Bubensolo",
+        "type.solo-kreuz": "Kreuz-Solo",
+        "type.solo-pik": "Pik-Solo",
+        "type.solo-herz": "Herz-Solo",
+        "type.solo-trumpf": "Trumpfsolo",
+        "type.solo-fleischlos": "Fleischloser",
+        "type.solo-still": "Stilles Solo",
+    },
+}
+"""The Doppelkopf terminal game's own words (the shared ones are in ``cli.common``)."""
+
+
+def describe(action: Action, words: Words | None = None) -> str:
+    """An action as the terminal shows it: what to type (a card alone plays it), with a gloss
+    where the word alone would puzzle a newcomer."""
     if action.act == "play":
         return f"{action.card}"
     if action.act == "solo":
         return f"solo {action.type}"
     if action.cards:
         return f"{action.act} {' '.join(action.cards)}"
-    return action.act
+    return action.act if words is None else words.get(f"act.{action.act}", action.act)
 
 
 def parse_input(text: str, legal: list[Action]) -> Action | None:
@@ -104,7 +211,10 @@ class TerminalGame:
         seat: int,
         console: Console,
         deals: int,
+        lang: str = "en",
     ) -> None:
+        self.words = Words(lang, WORDS)
+        self._last_line = ""
         self.profile = profile
         self.options = options
         self.seed = seed
@@ -122,7 +232,12 @@ class TerminalGame:
         self.number = 0
 
     def name(self, seat: int) -> str:
-        return "You" if seat == self.seat else f"Seat {seat}"
+        return self.words.seat(seat, self.seat)
+
+    def say(self, text: str | Text) -> None:
+        """Print a line (remembered, so the hand is not shown twice in a row)."""
+        self.console.print(text)
+        self._last_line = str(text)
 
     def run(self) -> None:
         """Play until the list is complete or the person quits."""
@@ -141,14 +256,14 @@ class TerminalGame:
             assert result is not None
             self.series.record(series_outcome(result))
             self.show_sheet()
-        c = self.console
-        c.print("[bold]The list is complete.[/]")
+        w = self.words
+        self.say(Text(w("complete"), style="bold"))
         penalties = self.series.penalties()
         if any(penalties):
-            c.print("Pflicht-Soli not played: " + ", ".join(
-                f"{self.name(s)} {p}" for s, p in enumerate(penalties) if p))  # fmt: skip
-        c.print("Final: " + ", ".join(
-            f"{self.name(s)} {t:+}" for s, t in enumerate(self.series.final_totals())))  # fmt: skip
+            owed = ", ".join(f"{self.name(s)} {p}" for s, p in enumerate(penalties) if p)
+            self.say(w("penalties", list=owed))
+        totals = self.series.final_totals()
+        self.say(w("final", list=", ".join(f"{self.name(s)} {t:+}" for s, t in enumerate(totals))))
 
     def trump_codes(self, state: DokoState) -> tuple[set[str], list[int]]:
         view = state.view(self.seat)
@@ -160,24 +275,36 @@ class TerminalGame:
     def hand_text(self, state: DokoState) -> Text:
         trumps, key = self.trump_codes(state)
         hand = sorted(state.view(self.seat)["hand"] or [], key=lambda c: key[CODE_INDEX[c]])
-        return Text("Your hand: ").append_text(cards_text(hand, trumps))
+        return Text(self.words("hand")).append_text(cards_text(hand, trumps))
+
+    def show_hand(self, state: DokoState) -> None:
+        """The person's hand in trump order, unless the line just printed shows it already."""
+        line = self.hand_text(state)
+        if str(line) != self._last_line:
+            self.say(line)
 
     def play_deal(self, state: DokoState) -> bool:
         """One deal; False when the person quits."""
-        c = self.console
-        c.rule(f"Deal {self.number} — {self.name(state.dealer)} deal(s)")
+        w = self.words
+        if state.dealer == self.seat:
+            self.console.rule(w("deal_you", n=self.number))
+        else:
+            self.console.rule(w("deal_other", n=self.number, name=self.name(state.dealer)))
+        self._last_line = ""
         owed = self.series.owed[self.seat] if self.series.rules.duty_solos else 0
         if owed:
-            c.print(f"You still owe {owed} Pflicht-Solo.")
+            self.say(w("owe", n=owed))
         forced = self.series.forced_seat()
         if forced is not None:
-            who = "You are" if forced == self.seat else f"{self.name(forced)} is"
-            c.print(f"{who} vorgeführt and must play a Pflicht-Solo.")
+            if forced == self.seat:
+                self.say(w("forced_you"))
+            else:
+                self.say(w("forced_other", name=self.name(forced)))
         sitting = state.seats == 5 and state.dealer == self.seat
         if sitting:
-            c.print("You deal and sit out this one.")
+            self.say(w("sit_out"))
         else:
-            c.print(self.hand_text(state))
+            self.show_hand(state)
         tricks_shown = 0
         announced_phase = False
         while not state.is_over:
@@ -193,95 +320,127 @@ class TerminalGame:
             if action.act != "play":
                 shown = state.view(self.seat)["history"][-1]
                 hidden = ("count", "returned_trumps")
-                what = describe(Action.from_json({k: v for k, v in shown.items()
-                                                  if k not in hidden}))  # fmt: skip
+                what = describe(
+                    Action.from_json({k: v for k, v in shown.items() if k not in hidden}), w
+                )
                 if "count" in shown:
-                    what += f" ({shown['count']} cards)"
+                    what += w("count", n=shown["count"])
                 if "returned_trumps" in shown:
-                    what += f", {shown['returned_trumps']} trump(s) among them"
-                c.print(f"{self.name(seat)}: {what}")
+                    what += w("returned", n=shown["returned_trumps"])
+                self.say(f"{self.name(seat)}: {what}")
             if state.phase == "play" and not announced_phase:
                 announced_phase = True
-                view = state.view(self.seat)
-                who = f" by {self.name(view['soloist'])}" if view["soloist"] is not None else ""
-                c.print(f"[bold]Game:[/] {view['game_type']}{who}")
-                if not sitting:
-                    c.print(self.hand_text(state))
+                self.show_game(state, sitting)
             tricks = state.internals()["tricks"]
             if len(tricks) > tricks_shown:
                 tricks_shown = len(tricks)
                 seats, ids, winner = tricks[-1]
-                line = Text(f"Trick {tricks_shown}: ")
+                line = Text(w("trick", n=tricks_shown))
                 for s, i in zip(seats, ids, strict=True):
                     line.append(f"{self.name(s)} ").append_text(cards_text([CODES[i >> 1]]))
                     line.append("  ")
                 line.append(f"→ {self.name(winner)}", style="bold")
-                c.print(line)
+                self.say(line)
         self.show_result(state)
         return True
 
+    def game_name(self, game_type: str) -> str:
+        return self.words.get(f"type.{game_type}", game_type)
+
+    def show_game(self, state: DokoState, sitting: bool) -> None:
+        """The game as play begins: its type, who plays it, and the person's side if known."""
+        w = self.words
+        view = state.view(self.seat)
+        game = self.game_name(view["game_type"])
+        soloist = view["soloist"]
+        if soloist is None:
+            self.say(Text(w("game", game=game), style="bold"))
+        elif soloist == self.seat:
+            self.say(Text(w("game_you", game=game), style="bold"))
+        else:
+            self.say(Text(w("game_other", game=game, name=self.name(soloist)), style="bold"))
+        if view.get("my_party") and not sitting:
+            self.say(w("party", party=str(view["my_party"]).capitalize()))
+        if not sitting:
+            self.say(self.hand_text(state))  # in the game's trump order now
+
     def ask(self, state: DokoState) -> Action | None:
-        c = self.console
+        w = self.words
         view = state.view(self.seat)
         _, key = self.trump_codes(state)
         legal = sorted(
             state.legal_actions(self.seat),
             key=lambda a: (a.act != "play", key[CODE_INDEX[a.card]] if a.card else 0),
         )
-        c.print(self.hand_text(state))
+        self.show_hand(state)
         if view["trick"]:
-            line = Text("On the table: ")
+            line = Text(w("on_table"))
             for t in view["trick"]:
                 line.append(f"{self.name(t['seat'])} ").append_text(cards_text([t["card"]]))
                 line.append("  ")
-            c.print(line)
+            self.say(line)
         if len(legal) <= 30:
-            c.print("  ".join(f"[{i + 1}] {describe(a)}" for i, a in enumerate(legal)))
+            self.say("  ".join(f"[{i + 1}] {describe(a, w)}" for i, a in enumerate(legal)))
         else:
-            c.print(f"{len(legal)} choices, e.g. {describe(legal[0])}; type the action.")
+            self.say(w("many", n=len(legal), example=describe(legal[0])))
+        prompt = w.get(f"phase.{view['phase']}", view["phase"])
         while True:
             try:
-                text = input(f"{view['phase']}> ")
+                text = input(f"{prompt}> ")
             except EOFError:
-                c.print("Goodbye.")
+                self.say(w("goodbye"))
                 return None
             if text.strip().lower() in ("q", "quit", "exit"):
-                c.print("Goodbye.")
+                self.say(w("goodbye"))
                 return None
             action = parse_input(text, legal)
             if action is not None:
+                self._last_line = ""
                 return action
-            c.print(f"Not possible now: {text.strip()!r}. Choose a number from the list.")
+            self.say(w("not_possible", text=repr(text.strip())))
 
     def show_result(self, state: DokoState) -> None:
-        c = self.console
+        w = self.words
         result = state.result()
         assert result is not None
         self.records.append(state.to_record())
         if "redeal" in result:
-            c.print(f"[bold]Redeal[/] ({result['redeal']}); it does not count.")
+            self.say(w("redeal", why=result["redeal"]))
             return
         score = result["score"]
         augen = result["augen"]
         if augen is not None:
-            c.print(f"{result['game_type']}: Re {result['re']} {augen['re']} Augen, "
-                    f"Kontra {result['kontra']} {augen['kontra']} Augen")  # fmt: skip
+            self.say(
+                w(
+                    "result",
+                    game=self.game_name(result["game_type"]),
+                    re=self.words.seats(result["re"], self.seat),
+                    re_augen=augen["re"],
+                    kontra=self.words.seats(result["kontra"], self.seat),
+                    kontra_augen=augen["kontra"],
+                )
+            )
         if "forfeit" in result:
-            c.print(f"{self.name(result['forfeit'])} left the table (Verwerfen).")
-        winner = score["winner"] or "nobody"
+            self.say(w("forfeit", name=self.name(result["forfeit"])))
         items = ", ".join(f"{i['name']} {i['points']:+}" for i in score["items"])
-        c.print(f"[bold]Winner:[/] {winner}; value {score['value']} ({items})")
+        if score["winner"]:
+            party = str(score["winner"]).capitalize()
+            line = w("wins", party=party, value=score["value"], items=items)
+        else:
+            line = w("nobody", value=score["value"], items=items)
+        self.say(Text(line, style="bold"))
 
     def show_sheet(self) -> None:
-        table = Table(title="Score sheet")
-        table.add_column("Game")
+        w = self.words
+        table = Table(title=w("sheet"))
+        table.add_column(w("game_col"))
         seats = self.series.rules.seats
         for s in range(seats):
             table.add_column(self.name(s), justify="right")
         for row in self.series.entries:
-            label = str(row.number) if row.number is not None else "redeal"
+            label = str(row.number) if row.number is not None else w("redeal_row")
             table.add_row(label, *(f"{v:+}" for v in row.written))
-        table.add_row("Total", *(f"{t:+}" for t in self.series.totals), style="bold")
+        table.add_row(w("total"), *(f"{t:+}" for t in self.series.totals), style="bold")
         self.console.print(table)
 
 
@@ -306,8 +465,12 @@ def play_doppelkopf(
     save: Annotated[
         str | None, typer.Option(help="Write the records of the deals to FILE.")
     ] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="en or de (default: the locale's language, else en).")
+    ] = None,
 ) -> None:
     """Play Doppelkopf in the terminal against computer seats."""
+    language = pick_language(lang)
     options: dict[str, Any] = {}
     for item in option or []:
         name, _, raw = item.partition("=")
@@ -329,9 +492,12 @@ def play_doppelkopf(
         fail("--deals must be 0 or more")
     seed = seed or secrets.token_hex(4)
     console = Console(highlight=False)
-    console.print(f"Doppelkopf, {profile} rules, {players} seats, seed {seed}. Type q to quit.")
+    words = Words(language, WORDS)
+    console.print(words("intro", profile=profile, seats=players, seed=seed))
+    console.print(words("legend"))
+    console.print(words("choose"))
     game = TerminalGame(profile=profile, options=options, players=players, seed=seed, seat=seat,
-                        console=console, deals=deals)  # fmt: skip
+                        console=console, deals=deals, lang=language)  # fmt: skip
     game.run()
     if save:
         with open(save, "w", encoding="utf-8") as handle:

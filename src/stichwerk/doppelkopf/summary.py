@@ -148,7 +148,8 @@ def summary_outcome(
             )
         duty = False  # verworfen before the solo was declared: no Pflicht-Solo yet
     forced = context.forced
-    if forced is not None and not (duty and soloist == forced):
+    # A Verwerfen may end a Vorführung before the solo is declared: the cards as dealt decide.
+    if forced is not None and not (duty and soloist == forced) and facts.verworfen_by is None:
         raise RecordError(
             f"'re': seat {forced} must play its Pflicht-Solo in this deal (Vorführung)"
         )
@@ -414,6 +415,8 @@ def _extras(
             if not allowed[name]:
                 raise RecordError(f"{name!r} does not count in {game_type} under this profile")
         tricks = re_tricks if party == "re" else ko_tricks
+        if names and not tricks:
+            raise RecordError(f"{party} took no trick and cannot have {names[0]!r}")
         if names.count("doppelkopf") > tricks:
             raise RecordError(f"{party} has more Doppelkopf tricks than tricks")
         if "doppelkarlchen" in names and "karlchen" not in names:

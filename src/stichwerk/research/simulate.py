@@ -30,6 +30,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from stichwerk.arena import on_ray
 from stichwerk.bots.base import make_bot
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import get_game
@@ -305,22 +306,7 @@ def _run_local(spec: SimSpec, todo: list[int], workers: int) -> Iterator[tuple[i
 
 
 def _run_ray(spec: SimSpec, todo: list[int], address: str) -> Iterator[tuple[int, pa.Table]]:
-    try:
-        import ray
-    except ModuleNotFoundError:
-        raise StichwerkError("--ray needs the ray package: pip install 'ray[default]'") from None
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, log_to_driver=False, include_dashboard=False)
-    try:
-        remote = ray.remote(_play_chunk_star)
-        pending = [remote.remote((spec, k)) for k in todo]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
-    finally:
-        if started:
-            ray.shutdown()
+    return on_ray(_play_chunk_star, [(spec, k) for k in todo], address)
 
 
 def run_simulation(

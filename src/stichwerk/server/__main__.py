@@ -3,11 +3,13 @@
 import argparse
 import gc
 import logging
+import sys
 
 import uvicorn
 
+from stichwerk.core.errors import one_line
 from stichwerk.server.app import create_app
-from stichwerk.server.config import Settings
+from stichwerk.server.config import SettingError, Settings
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -18,7 +20,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log-level", default="info")
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(Settings.from_env())
+    try:
+        settings = Settings.from_env()
+    except SettingError as exc:
+        # Bad input gets one line and status 2, as every command of the project does.
+        print(f"stichwerk.server: {one_line(str(exc))}", file=sys.stderr)
+        raise SystemExit(2) from None
+    app = create_app(settings)
     # Everything loaded so far lives as long as the process: keep it out of the collector's
     # sweeps, and collect the young generation less often (game states are short-lived).
     gc.collect()

@@ -1,7 +1,10 @@
 """The FastAPI application: wiring, sessions, security middleware and the HTTP API and pages.
 
 ``create_app`` opens (and migrates) the database, so the session key stored there is known
-before the first request; the lifespan then recovers every table that was playing.
+before the first request; the lifespan then recovers every table that was playing. What runs
+before a handler lives in its own module: ``gate`` (origin, rate and body limits, security
+headers), ``sessions`` (revocable logins), ``access`` (who may see a table or deal, and the
+ids' shapes), ``jsonsafe`` (strict JSON in and out), ``errors`` (every error as JSON).
 """
 
 import asyncio
@@ -9,14 +12,13 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request, WebSocket
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
@@ -26,23 +28,33 @@ from stichwerk.analysis import Settings as AnalysisSettings
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import game_names, get_game
-from stichwerk.server import auth
+from stichwerk.server import auth, errors
+from stichwerk.server.access import DealId, TableId, may_watch, visible_deal, visible_table
 from stichwerk.server.analysis import AnalysisJobs
-from stichwerk.server.bots import BotRunner, available_bots
+from stichwerk.server.bots import BotRunner
+from stichwerk.server.botsockets import BotSockets, bot_socket
+from stichwerk.server.botsockets import router as bots_router
 from stichwerk.server.config import Settings
+from stichwerk.server.gate import Gate, client_key
 from stichwerk.server.hub import Hub
+from stichwerk.server.jsonsafe import StrictJSONRoute
 from stichwerk.server.ratelimit import KeyedLimiter
-from stichwerk.server.security import SECURITY_HEADERS, origin_allowed
+from stichwerk.server.ratings import RatingService
+from stichwerk.server.ratings import router as ratings_router
 from stichwerk.server.series import TableSeries
+from stichwerk.server.sessions import SESSION_DAYS, SessionBook
+from stichwerk.server.sheets import install as install_sheets
 from stichwerk.server.table import ActorContext, EditClosing
+from stichwerk.server.tournaments import install as install_tournaments
 from stichwerk.server.websocket import table_socket
+from stichwerk.storage.botaccounts import BotAccounts
 from stichwerk.storage.db import Database
 from stichwerk.storage.eventlog import EventWriter
+from stichwerk.storage.ratings import RatingStore
 from stichwerk.storage.repo import DealInfo, Repo, SeatTaken, TableInfo, UserInfo
 from stichwerk.web import LANGUAGES, STATIC, TEMPLATES, pick_language, texts
 
 log = logging.getLogger("stichwerk.app")
-SESSION_DAYS = 30
 
 
 @dataclass
@@ -57,7 +69,11 @@ class Services:
     analyses: AnalysisJobs
     hub: Hub
     login_limiter: KeyedLimiter
+    write_limiter: KeyedLimiter
+    sessions: SessionBook
     templates: Jinja2Templates
+    ratings: RatingService
+    botsockets: BotSockets
 
 
 def services(request: Request | WebSocket) -> Services:
@@ -67,11 +83,9 @@ def services(request: Request | WebSocket) -> Services:
 
 
 async def current_user(request: Request | WebSocket) -> UserInfo | None:
-    """The user of the session cookie, if any."""
-    uid = request.session.get("uid")
-    if not isinstance(uid, int):
-        return None
-    return await asyncio.to_thread(services(request).repo.user, uid)
+    """The user of the session cookie, if its session is alive on the server."""
+    found = await services(request).sessions.find(request)
+    return None if found is None else found[0]
 
 
 async def require_user(request: Request) -> UserInfo:
@@ -80,6 +94,17 @@ async def require_user(request: Request) -> UserInfo:
     if user is None:
         raise HTTPException(401, "log in or play as a guest first")
     return user
+
+
+async def require_user_or_bot(request: Request) -> UserInfo:
+    """The session's user, or the bot account of an ``Authorization: Bearer`` token (the
+    endpoints a bot hosted elsewhere may call: taking a seat with an invite); else 401."""
+    if request.headers.get("authorization"):
+        found = await services(request).botsockets.bot_of(request.headers)
+        if found is None:
+            raise HTTPException(401, "this bot token is not valid (revoked or replaced?)")
+        return found[0]
+    return await require_user(request)
 
 
 # -- request bodies ---------------------------------------------------------------------------
@@ -94,16 +119,30 @@ class Credentials(_Body):
     password: Annotated[str, Field(max_length=256)]
 
 
+class PasswordChange(_Body):
+    old_password: Annotated[str, Field(max_length=256)]
+    new_password: Annotated[str, Field(max_length=256)]
+
+
+class Invite(_Body):
+    invite: Annotated[str, Field(max_length=64)] | None = None
+
+
 class SeatSpec(_Body):
     kind: Literal["human", "bot"]
     bot: Annotated[str, Field(max_length=40)] | None = None
     """A bot seat's bot; for a person's seat, the bot that stands in while they are away."""
+    account: Annotated[str, Field(max_length=64)] | None = None
+    """A person's seat given to one of the creator's bot accounts (it plays over the bot
+    websocket; ``bot`` stands in for it)."""
 
 
 class NewTable(_Body):
     game: Annotated[str, Field(max_length=20)]
     profile: Annotated[str, Field(max_length=40)] | None = None
-    options: dict[str, Any] = {}
+    options: Annotated[dict[Annotated[str, Field(max_length=40)], Any], Field(max_length=60)] = {}
+    """Setting overrides; the engine checks each (a trial deal), the JSON reader refuses
+    non-finite numbers."""
     seats: Annotated[list[SeatSpec], Field(min_length=3, max_length=5)]
     creator_seat: Annotated[int, Field(ge=0, le=4)] | None = 0
     series_length: Annotated[int, Field(ge=1, le=200)] = 24
@@ -142,7 +181,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     db.migrate()
     repo = Repo(db)
     writer = EventWriter(repo)
-    bots = BotRunner(settings.bot_workers)
+    bots = BotRunner(settings.bot_workers, settings.external_bots)
+    sessions = SessionBook(repo)
+    ratings = RatingService(RatingStore(db))
     analyses = AnalysisJobs(
         settings.analysis_workers,
         AnalysisSettings(
@@ -151,7 +192,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             threshold=settings.analysis_threshold,
         ),
     )
-    hub = Hub(ActorContext(repo, writer, bots, settings.bot_delay, on_idle=lambda _id: None), repo)
+    hub = Hub(
+        ActorContext(
+            repo,
+            writer,
+            bots,
+            settings.bot_delay,
+            on_idle=lambda _id: None,
+            on_deal_finished=ratings.ring,
+            bot_time_limit=settings.bot_time_limit,
+            deal_seed=settings.deal_seed,
+        ),
+        repo,
+    )
     templates = Jinja2Templates(directory=str(TEMPLATES))
     svc = Services(
         settings=settings,
@@ -162,7 +215,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         analyses=analyses,
         hub=hub,
         login_limiter=KeyedLimiter(settings.login_rate, 10),
+        write_limiter=KeyedLimiter(settings.write_rate, 3 * settings.write_rate),
+        sessions=sessions,
         templates=templates,
+        ratings=ratings,
+        botsockets=BotSockets(BotAccounts(db), settings.bot_connect_rate),
     )
 
     @contextlib.asynccontextmanager
@@ -174,12 +231,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await hub.close()
+            sheets.close()
             writer.close()
             analyses.close()
             bots.close()
+            ratings.close()
             db.dispose()
 
-    app = FastAPI(title="Stichwerk", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="Stichwerk",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
     app.state.services = svc
     app.add_middleware(
         SessionMiddleware,
@@ -189,44 +253,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         same_site="lax",
         https_only=settings.cookie_secure,
     )
-
-    @app.middleware("http")
-    async def guard(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        """Refuse cross-site writes, insist on JSON for the API, add security headers."""
-        if request.method not in ("GET", "HEAD", "OPTIONS"):
-            origin = request.headers.get("origin")
-            if origin is not None and not origin_allowed(
-                origin, request.headers.get("host"), settings.allowed_origins
-            ):
-                return JSONResponse({"error": "cross-site request refused"}, status_code=403)
-            kind = request.headers.get("content-type", "").split(";")[0].strip()
-            if request.url.path.startswith("/api/") and kind != "application/json":
-                return JSONResponse({"error": "send JSON (application/json)"}, status_code=415)
-        response = await call_next(request)
-        for key, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(key, value)
-        return response
-
-    @app.exception_handler(HTTPException)
-    async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
-
-    @app.exception_handler(StichwerkError)
-    async def rules_error(_request: Request, exc: StichwerkError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=400)
-
-    @app.exception_handler(RequestValidationError)
-    async def bad_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = exc.errors()
-        first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        return JSONResponse({"error": f"{where or 'request'}: {first['msg']}"}, status_code=422)
-
+    # Added last, so it runs first: nothing has read the body when it refuses a request.
+    app.add_middleware(
+        Gate,
+        settings=settings,
+        login_limiter=svc.login_limiter,
+        write_limiter=svc.write_limiter,
+    )
+    errors.install(app)
     app.include_router(api_router())
+    app.include_router(ratings_router())
+    app.include_router(bots_router())
     app.include_router(page_router())
+    sheets = install_sheets(app, db, templates)
+    install_tournaments(app, db, templates, sheets)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
+    app.add_api_websocket_route("/ws/bots/{table_id}", bot_socket)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 
@@ -234,18 +276,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 # -- JSON API ---------------------------------------------------------------------------------
 
 
-def _client_key(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+def _user_json(user: UserInfo) -> dict[str, Any]:
+    return {"id": user.id, "username": user.username, "guest": user.is_guest}
 
 
-def _login_session(request: Request, user: UserInfo) -> dict[str, Any]:
-    request.session.clear()
-    request.session["uid"] = user.id
-    return {"user": {"id": user.id, "username": user.username, "guest": user.is_guest}}
+async def _login_session(request: Request, user: UserInfo) -> dict[str, Any]:
+    await services(request).sessions.start(request, user)
+    return {"user": _user_json(user)}
 
 
 def _limit(request: Request) -> None:
-    if not services(request).login_limiter.take(_client_key(request)):
+    if not services(request).login_limiter.take(client_key(request.scope)):
         raise HTTPException(429, "too many attempts; wait a little")
 
 
@@ -276,7 +317,7 @@ def table_json(table: TableInfo, user: UserInfo | None) -> dict[str, Any]:
 
 def _deal_row(deal: DealInfo) -> dict[str, Any]:
     return {
-        "id": deal.id,
+        "id": deal.public_id,
         "number": deal.number,
         "status": deal.status,
         "counts": deal.counts,
@@ -284,15 +325,6 @@ def _deal_row(deal: DealInfo) -> dict[str, Any]:
         "deal_type": deal.record.get("deal_type"),
         "result": deal.result if deal.status == "finished" else None,
     }
-
-
-async def _finished_deal(request: Request, deal_id: int) -> DealInfo:
-    deal = await asyncio.to_thread(services(request).repo.deal, deal_id)
-    if deal is None:
-        raise HTTPException(404, "no such deal")
-    if deal.status != "finished":
-        raise HTTPException(403, "a deal can be replayed or downloaded once it is over")
-    return deal
 
 
 @lru_cache(maxsize=256)
@@ -344,49 +376,72 @@ def _check_closing_rounds(
 
 def api_router() -> APIRouter:
     """``/api/...``: accounts, games, tables, deals."""
-    router = APIRouter(prefix="/api")
+    router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
+
+    # Logins, registrations, guests and password changes are rate-limited per address by the
+    # gate, before their bodies are read.
 
     @router.post("/register")
     async def register(request: Request, body: Credentials) -> dict[str, Any]:
-        _limit(request)
         try:
             user = await auth.register(services(request).repo, body.username, body.password)
         except auth.AuthError as exc:
             raise HTTPException(400, str(exc)) from None
-        return _login_session(request, user)
+        return await _login_session(request, user)
 
     @router.post("/login")
     async def login(request: Request, body: Credentials) -> dict[str, Any]:
-        _limit(request)
         try:
             user = await auth.login(services(request).repo, body.username, body.password)
         except auth.AuthError as exc:
             raise HTTPException(401, str(exc)) from None
-        return _login_session(request, user)
+        return await _login_session(request, user)
 
     @router.post("/guest")
     async def guest(request: Request) -> dict[str, Any]:
-        _limit(request)
         try:
             user = await auth.guest(services(request).repo)
         except auth.AuthError as exc:
             raise HTTPException(503, str(exc)) from None
-        return _login_session(request, user)
+        return await _login_session(request, user)
 
     @router.post("/logout")
     async def logout(request: Request) -> dict[str, Any]:
-        request.session.clear()
+        """This browser's session ends on the server (a copy of the cookie stops working)."""
+        await services(request).sessions.end(request)
         return {"user": None}
+
+    @router.post("/logout_everywhere")
+    async def logout_everywhere(request: Request) -> dict[str, Any]:
+        """Every session of the account ends, this one included, and their websockets close."""
+        user = await require_user(request)
+        svc = services(request)
+        ended = await svc.sessions.end_all(user.id)
+        request.session.clear()
+        return {"user": None, "ended": ended}
+
+    @router.post("/password")
+    async def password(request: Request, body: PasswordChange) -> dict[str, Any]:
+        """A new password ends every session of the account; this browser gets a new one."""
+        user = await require_user(request)
+        svc = services(request)
+        try:
+            await auth.change_password(svc.repo, user, body.old_password, body.new_password)
+        except auth.AuthError as exc:
+            raise HTTPException(400, str(exc)) from None
+        ended = await svc.sessions.end_all(user.id)
+        await svc.sessions.start(request, user)
+        return {"user": _user_json(user), "ended": ended}
 
     @router.get("/me")
     async def me(request: Request) -> dict[str, Any]:
         user = await current_user(request)
         if user is None:
             return {"user": None}
-        return {"user": {"id": user.id, "username": user.username, "guest": user.is_guest}}
+        return {"user": _user_json(user)}
 
     @router.get("/games")
-    async def games() -> dict[str, Any]:
+    async def games(request: Request) -> dict[str, Any]:
         out = []
         for name in game_names():
             module = get_game(name)
@@ -401,7 +456,7 @@ def api_router() -> APIRouter:
                     "deal_types": list(module.deal_types),
                 }
             )
-        return {"games": out, "bots": available_bots()}
+        return {"games": out, "bots": services(request).bots.names()}
 
     @router.post("/tables")
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
@@ -412,12 +467,26 @@ def api_router() -> APIRouter:
         profile = body.profile or module.profiles[0]
         if profile not in module.profiles:
             raise HTTPException(400, f"unknown profile {profile!r} for {body.game}")
-        bots = available_bots()
+        bots = svc.bots.names()
         stand_in = "heuristic" if "heuristic" in bots else bots[0]
         seats: list[tuple[str, str | None]] = []
-        for spec in body.seats:
+        accounts: dict[int, int] = {}
+        for index, spec in enumerate(body.seats):
             if spec.bot is not None and spec.bot not in bots:
                 raise HTTPException(400, f"unknown bot {spec.bot!r} (known: {', '.join(bots)})")
+            if spec.bot is not None and not svc.bots.plays(spec.bot, body.game):
+                raise HTTPException(400, f"the bot {spec.bot!r} does not play {body.game}")
+            if spec.account is not None:
+                if spec.kind != "human" or index == body.creator_seat:
+                    raise HTTPException(400, "a bot account takes a person's seat of its own")
+                if user.is_guest:
+                    raise HTTPException(403, "only an account with a password can have bots")
+                mine = await asyncio.to_thread(svc.botsockets.accounts.owned, user.id, spec.account)
+                if mine is None:
+                    raise HTTPException(400, f"you have no bot called {spec.account!r}")
+                if mine.id in accounts.values():
+                    raise HTTPException(400, "a bot account takes one seat")
+                accounts[index] = mine.id
             seats.append((spec.kind, spec.bot or stand_in))
         creator = body.creator_seat
         if creator is not None and (creator >= len(seats) or seats[creator][0] != "human"):
@@ -460,6 +529,7 @@ def api_router() -> APIRouter:
             creator_seat=body.creator_seat,
             closing_rounds=closing,
             first_dealer=first_dealer,
+            accounts=accounts,
         )
         if not table.free_seats:
             # Nobody to wait for: the actor starts the first deal.
@@ -481,23 +551,37 @@ def api_router() -> APIRouter:
         }
 
     @router.get("/tables/{table_id}")
-    async def table(request: Request, table_id: str) -> dict[str, Any]:
+    async def table(request: Request, table_id: TableId) -> dict[str, Any]:
         user = await current_user(request)
-        info = await asyncio.to_thread(services(request).repo.table, table_id[:32])
+        info = await visible_table(services(request).repo, table_id, user)
+        return {"table": table_json(info, user)}
+
+    @router.post("/tables/{table_id}/watch")
+    async def watch(request: Request, table_id: TableId, body: Invite) -> dict[str, Any]:
+        """Redeem an invite link: the account may watch the table (private ones too) and
+        finds it under its tables. A public table needs no invite; a wrong one, or none, for
+        a private table is the same 404 as a table never made."""
+        user = await require_user(request)
+        svc = services(request)
+        info = await asyncio.to_thread(svc.repo.table, table_id)
         if info is None:
+            raise HTTPException(404, "no such table")
+        if _invited(body.invite, info):
+            await asyncio.to_thread(svc.repo.add_viewer, info.id, user.id)
+        elif not await may_watch(svc.repo, info, user):
             raise HTTPException(404, "no such table")
         return {"table": table_json(info, user)}
 
     @router.post("/tables/{table_id}/join")
-    async def join(request: Request, table_id: str, body: JoinSeat) -> dict[str, Any]:
-        user = await require_user(request)
+    async def join(request: Request, table_id: TableId, body: JoinSeat) -> dict[str, Any]:
+        user = await require_user_or_bot(request)
         svc = services(request)
-        info = await asyncio.to_thread(svc.repo.table, table_id[:32])
+        info = await asyncio.to_thread(svc.repo.table, table_id)
         if info is None:
             raise HTTPException(404, "no such table")
-        invited = body.invite is not None and secrets.compare_digest(body.invite, info.invite)
-        if not info.public and not invited:
-            raise HTTPException(403, "this table is private: you need its invite link")
+        if not _invited(body.invite, info) and not await may_watch(svc.repo, info, user):
+            # A private table without its invite: as if there were no such table.
+            raise HTTPException(404, "no such table")
         seat = body.seat
         if seat is None:
             if not info.free_seats:
@@ -513,15 +597,13 @@ def api_router() -> APIRouter:
 
     @router.put("/tables/{table_id}/closing_rounds")
     async def closing_rounds(
-        request: Request, table_id: str, body: ClosingRounds
+        request: Request, table_id: TableId, body: ClosingRounds
     ) -> dict[str, Any]:
         """The creator changes the closing rounds still to come, e.g. adds a Drescher round late
         in the evening; the table's actor checks what has begun, stores and broadcasts."""
         user = await require_user(request)
         svc = services(request)
-        info = await asyncio.to_thread(svc.repo.table, table_id[:32])
-        if info is None:
-            raise HTTPException(404, "no such table")
+        info = await visible_table(svc.repo, table_id, user)
         if info.created_by != user.id:
             raise HTTPException(403, "only the table's creator may change its closing rounds")
         rounds = _check_closing_rounds(
@@ -541,15 +623,18 @@ def api_router() -> APIRouter:
         return {"table": table_json(info, user)}
 
     @router.get("/tables/{table_id}/deals")
-    async def deals(request: Request, table_id: str) -> dict[str, Any]:
-        rows = await asyncio.to_thread(services(request).repo.deals_of_table, table_id[:32])
+    async def deals(request: Request, table_id: TableId) -> dict[str, Any]:
+        svc = services(request)
+        info = await visible_table(svc.repo, table_id, await current_user(request))
+        rows = await asyncio.to_thread(svc.repo.deals_of_table, info.id)
         return {"deals": [_deal_row(d) for d in rows]}
 
     @router.get("/deals/{deal_id}/record")
-    async def record(request: Request, deal_id: int) -> Response:
-        deal = await _finished_deal(request, deal_id)
-        body = json.dumps(deal.full_record(), ensure_ascii=False, indent=1)
-        name = f"stichwerk-{deal.record.get('game', 'deal')}-{deal.table_id}-{deal.number}.json"
+    async def record(request: Request, deal_id: DealId) -> Response:
+        deal = await visible_deal(services(request).repo, deal_id, await current_user(request))
+        body = json.dumps(deal.full_record(), ensure_ascii=False, indent=1, allow_nan=False)
+        # Named by the game and the deal's own random id: nothing about the table.
+        name = f"stichwerk-{deal.record.get('game', 'deal')}-{deal.public_id}.json"
         return Response(
             body,
             media_type="application/json",
@@ -557,8 +642,8 @@ def api_router() -> APIRouter:
         )
 
     @router.get("/deals/{deal_id}/replay")
-    async def replay(request: Request, deal_id: int) -> dict[str, Any]:
-        deal = await _finished_deal(request, deal_id)
+    async def replay(request: Request, deal_id: DealId) -> dict[str, Any]:
+        deal = await visible_deal(services(request).repo, deal_id, await current_user(request))
         record = deal.full_record()
         steps = await asyncio.to_thread(_replay_steps, json.dumps(record, sort_keys=True))
         table = await asyncio.to_thread(services(request).repo.table, deal.table_id)
@@ -577,11 +662,11 @@ def api_router() -> APIRouter:
 
     @router.post("/deals/{deal_id}/analysis")
     async def start_analysis(
-        request: Request, deal_id: int, body: AnalysisRequest
+        request: Request, deal_id: DealId, body: AnalysisRequest
     ) -> dict[str, Any]:
         """Start the analysis of a seat's decisions in a finished deal (or find it)."""
         user = await require_user(request)
-        deal = await _finished_deal(request, deal_id)
+        deal = await visible_deal(services(request).repo, deal_id, user)
         seat = await _analysis_seat(request, deal, body.seat, user)
         jobs = services(request).analyses
         job = jobs.get(deal.id, seat)
@@ -593,11 +678,11 @@ def api_router() -> APIRouter:
 
     @router.get("/deals/{deal_id}/analysis")
     async def get_analysis(
-        request: Request, deal_id: int, seat: Annotated[int | None, Query(ge=0, le=4)] = None
+        request: Request, deal_id: DealId, seat: Annotated[int | None, Query(ge=0, le=4)] = None
     ) -> dict[str, Any]:
         """The analysis of a seat, as far as it has got (``status``, ``done`` of ``total``)."""
         user = await current_user(request)
-        deal = await _finished_deal(request, deal_id)
+        deal = await visible_deal(services(request).repo, deal_id, user)
         seat = await _analysis_seat(request, deal, seat, user)
         jobs = services(request).analyses
         job = jobs.get(deal.id, seat)
@@ -631,12 +716,33 @@ async def _analysis_seat(
     return asked
 
 
+def _invited(invite: str | None, table: TableInfo) -> bool:
+    """Whether ``invite`` is the table's invite token (compared in constant time)."""
+    return invite is not None and secrets.compare_digest(
+        invite.encode("utf-8", "replace"), table.invite.encode()
+    )
+
+
+def _local_path(target: str) -> bool:
+    r"""A path on this site, not another one (``//evil`` and ``/\\evil`` are other sites to a
+    browser).
+
+    >>> _local_path("/t/abc?x=1"), _local_path("//evil.example"), _local_path("/\\evil")
+    (True, False, False)
+    """
+    return (
+        target.startswith("/")
+        and not target.startswith(("//", "/\\"))
+        and all(c.isprintable() and c != "\\" for c in target)
+    )
+
+
 # -- pages ------------------------------------------------------------------------------------
 
 
 def page_router() -> APIRouter:
     """The HTML pages; everything dynamic comes from the API and the websocket."""
-    router = APIRouter()
+    router = APIRouter(route_class=StrictJSONRoute)
 
     async def page(request: Request, name: str, **context: Any) -> HTMLResponse:
         lang = pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
@@ -657,17 +763,27 @@ def page_router() -> APIRouter:
     async def lobby(request: Request) -> HTMLResponse:
         return await page(request, "lobby.html")
 
+    # The pages show nothing of a table or deal: their scripts ask the API and the websocket,
+    # which check who is asking. The id is only checked for its shape here.
+
     @router.get("/t/{table_id}", response_class=HTMLResponse)
-    async def table(request: Request, table_id: str) -> HTMLResponse:
-        return await page(request, "table.html", table_id=table_id[:32])
+    async def table(request: Request, table_id: TableId) -> HTMLResponse:
+        return await page(request, "table.html", table_id=table_id)
+
+    @router.get("/ratings", response_class=HTMLResponse)
+    async def leaderboards(request: Request) -> HTMLResponse:
+        return await page(request, "ratings.html")
 
     @router.get("/d/{deal_id}", response_class=HTMLResponse)
-    async def replay(request: Request, deal_id: int) -> HTMLResponse:
+    async def replay(request: Request, deal_id: DealId) -> HTMLResponse:
         return await page(request, "replay.html", deal_id=deal_id)
 
     @router.get("/lang/{code}")
-    async def language(code: str, next: str = "/") -> RedirectResponse:
-        target = next if next.startswith("/") and not next.startswith("//") else "/"
+    async def language(
+        code: Annotated[str, Field(max_length=8)],
+        next: Annotated[str, Query(max_length=300)] = "/",
+    ) -> RedirectResponse:
+        target = next if _local_path(next) else "/"
         response = RedirectResponse(target, status_code=303)
         if code in LANGUAGES:
             response.set_cookie("lang", code, max_age=365 * 86400, samesite="lax")

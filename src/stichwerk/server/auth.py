@@ -1,7 +1,8 @@
 """Accounts: Argon2 password hashes, guests, and the user behind a signed session cookie.
 
 Hashing costs tens of milliseconds on purpose, so it runs in a worker thread, never on the loop.
-The session cookie (Starlette's, signed with itsdangerous) holds only the user id.
+The session cookie (Starlette's, signed with itsdangerous) holds only a random session token;
+``sessions`` keeps its hash on the server, so a session can be ended there.
 """
 
 import asyncio
@@ -63,6 +64,18 @@ async def login(repo: Repo, username: str, password: str) -> UserInfo:
         rehashed = await asyncio.to_thread(_HASHER.hash, password)
         await asyncio.to_thread(repo.set_password_hash, user.id, rehashed)
     return user
+
+
+async def change_password(repo: Repo, user: UserInfo, old: str, new: str) -> None:
+    """Set a new password after checking the old one (the caller ends the sessions)."""
+    if user.password_hash is None:
+        raise AuthError("a guest account has no password; create an account instead")
+    if not await asyncio.to_thread(_verify, user.password_hash, old):
+        raise AuthError("the old password is wrong")
+    if not MIN_PASSWORD <= len(new) <= MAX_PASSWORD:
+        raise AuthError(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    hashed = await asyncio.to_thread(_HASHER.hash, new)
+    await asyncio.to_thread(repo.set_password_hash, user.id, hashed)
 
 
 def _verify(stored: str, password: str) -> bool:

@@ -1,22 +1,136 @@
 """Server settings, read once from the environment (``STICHWERK_*``)."""
 
+import math
 import os
+import re
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class SettingError(ValueError):
+    """A ``STICHWERK_*`` variable that cannot be read; the message is one line."""
 
 
 def _env_float(name: str, default: float) -> float:
     raw = os.environ.get(name)
-    return default if raw in (None, "") else float(raw)
+    if raw in (None, ""):
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingError(f"{name} must be a number, not {raw!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise SettingError(f"{name} must be a finite number of at least 0, not {raw!r}")
+    return value
 
 
 def _env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
-    return default if raw in (None, "") else int(raw)
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < 0:
+        raise SettingError(f"{name} must be at least 0, not {raw!r}")
+    return value
 
 
 def _env_bool(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
     return default if raw in (None, "") else raw.lower() in ("1", "true", "yes", "on")
+
+
+EXTERNAL_NAME = re.compile(r"^[a-z0-9_-]{1,24}$")
+EXTERNAL_PREFIX = "ext:"
+"""Outside bots the operator configured are seated under ``ext:NAME``."""
+
+
+@dataclass(frozen=True)
+class ExternalSpec:
+    """An outside bot program the server's operator configured (never typed by a web user):
+    seated as ``ext:<name>``, run as ``command`` speaking the bot protocol."""
+
+    name: str
+    command: str
+    time_limit: float = 5.0
+    """Seconds per decision; a later answer loses the turn to ``fallback``."""
+    startup_limit: float = 10.0
+    fallback: str = "heuristic"
+    games: tuple[str, ...] = ()
+    """The games it plays (empty: every game)."""
+
+    @property
+    def bot_name(self) -> str:
+        return f"{EXTERNAL_PREFIX}{self.name}"
+
+
+def _seconds(value: Any, what: str, default: float) -> float:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise SettingError(f"{what} must be a number of seconds")
+    if not (0 < value <= 600) or not math.isfinite(value):
+        raise SettingError(f"{what} must be more than 0 and at most 600 seconds")
+    return float(value)
+
+
+def load_external_bots(path: str) -> tuple[ExternalSpec, ...]:
+    """The outside bots of the TOML file ``path`` (``STICHWERK_EXTERNAL_BOTS``)::
+
+    [bots.firstlegal]
+    command = "python3 /srv/bots/first_legal.py"
+    time_limit = 5.0         # optional, seconds per decision
+    startup_limit = 10.0     # optional, seconds to say ready
+    fallback = "heuristic"   # optional, a built-in bot
+    games = ["doppelkopf"]   # optional, default: every game
+    """
+    from stichwerk.bots.base import bot_names
+    from stichwerk.games import game_names
+
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SettingError(f"STICHWERK_EXTERNAL_BOTS: cannot read {path}: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SettingError(f"STICHWERK_EXTERNAL_BOTS: {path} is not TOML: {exc}") from None
+    bots = data.get("bots", {})
+    unknown_top = set(data) - {"bots"}
+    if unknown_top or not isinstance(bots, dict):
+        raise SettingError(f"STICHWERK_EXTERNAL_BOTS: {path} holds only [bots.NAME] tables")
+    specs = []
+    for name, entry in bots.items():
+        where = f"STICHWERK_EXTERNAL_BOTS: bots.{name}"
+        if not EXTERNAL_NAME.match(name):
+            raise SettingError(f"{where}: a name has 1 to 24 of a-z, 0-9, '-' and '_'")
+        if not isinstance(entry, dict):
+            raise SettingError(f"{where} must be a table")
+        extra = set(entry) - {"command", "time_limit", "startup_limit", "fallback", "games"}
+        if extra:
+            raise SettingError(f"{where}: unknown key {sorted(extra)[0]!r}")
+        command = entry.get("command")
+        if not isinstance(command, str) or not command.strip():
+            raise SettingError(f"{where}: command must name the program to run")
+        fallback = entry.get("fallback", "heuristic")
+        if fallback not in bot_names():
+            raise SettingError(f"{where}: fallback must be one of {', '.join(bot_names())}")
+        games = entry.get("games", [])
+        if not isinstance(games, list) or any(g not in game_names() for g in games):
+            raise SettingError(f"{where}: games must list some of {', '.join(game_names())}")
+        specs.append(
+            ExternalSpec(
+                name=name,
+                command=command,
+                time_limit=_seconds(entry.get("time_limit"), f"{where}.time_limit", 5.0),
+                startup_limit=_seconds(entry.get("startup_limit"), f"{where}.startup_limit", 10.0),
+                fallback=fallback,
+                games=tuple(games),
+            )
+        )
+    return tuple(specs)
 
 
 @dataclass(frozen=True)
@@ -40,7 +154,11 @@ class Settings:
     ws_max_message: int = 4096
     """Bytes of one client message."""
     login_rate: float = 0.5
-    """Login, register and guest requests per second per address (burst 10)."""
+    """Login, register, guest and password requests per second per address (burst 10)."""
+    write_rate: float = 20.0
+    """Other writes to the API (POST, PUT) per second per address (burst 60)."""
+    max_body: int = 16384
+    """Bytes of one request body (every body the API takes is small JSON)."""
     min_time_limit: int = 5
     """Seconds: the smallest away limit a table may set."""
     analysis_workers: int = 1
@@ -51,6 +169,17 @@ class Settings:
     """Sampled worlds per decision instead of a time budget (reproducible analyses)."""
     analysis_threshold: float = 1.0
     """Expected points lost above which a decision is marked a Fehler."""
+    external_bots: tuple[ExternalSpec, ...] = ()
+    """Outside bot programs the operator configured (``STICHWERK_EXTERNAL_BOTS``)."""
+    bot_time_limit: float = 5.0
+    """Seconds a bot account on the bot websocket has for a decision."""
+    bot_connect_rate: float = 1.0
+    """Bot websocket handshakes per second per address (burst 20)."""
+    deal_seed: str | None = None
+    """``None`` (always, in service): every deal is shuffled from the system's secure random
+    source, so nobody can foresee a hand. A string seeds each table's deals (and its bots) from
+    it and the deal's number instead: for tests and demonstrations that must replay the same
+    cards. Set in code only; no environment variable reaches it."""
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -67,9 +196,18 @@ class Settings:
             ws_rate=_env_float("STICHWERK_WS_RATE", 10.0),
             ws_burst=_env_float("STICHWERK_WS_BURST", 30.0),
             login_rate=_env_float("STICHWERK_LOGIN_RATE", 0.5),
+            write_rate=_env_float("STICHWERK_WRITE_RATE", 20.0),
+            max_body=_env_int("STICHWERK_MAX_BODY", 16384),
             min_time_limit=_env_int("STICHWERK_MIN_TIME_LIMIT", 5),
             analysis_workers=_env_int("STICHWERK_ANALYSIS_WORKERS", 1),
             analysis_seconds=_env_float("STICHWERK_ANALYSIS_SECONDS", 0.3),
             analysis_worlds=_env_int("STICHWERK_ANALYSIS_WORLDS", 0) or None,
             analysis_threshold=_env_float("STICHWERK_ANALYSIS_THRESHOLD", 1.0),
+            external_bots=load_external_bots(os.environ["STICHWERK_EXTERNAL_BOTS"])
+            if os.environ.get("STICHWERK_EXTERNAL_BOTS")
+            else (),
+            bot_time_limit=_seconds(
+                _env_float("STICHWERK_BOT_TIME_LIMIT", 5.0), "STICHWERK_BOT_TIME_LIMIT", 5.0
+            ),
+            bot_connect_rate=_env_float("STICHWERK_BOT_CONNECT_RATE", 1.0),
         )

@@ -2,6 +2,7 @@
 
 import asyncio
 import logging
+from dataclasses import replace
 
 from stichwerk.server.table import ActorContext, Refresh, TableActor
 from stichwerk.storage.repo import Repo
@@ -13,13 +14,7 @@ class Hub:
     """The registry of live tables."""
 
     def __init__(self, ctx: ActorContext, repo: Repo) -> None:
-        self._ctx = ActorContext(
-            repo=ctx.repo,
-            writer=ctx.writer,
-            bots=ctx.bots,
-            bot_delay=ctx.bot_delay,
-            on_idle=self._idle,
-        )
+        self._ctx = replace(ctx, on_idle=self._idle)
         self._repo = repo
         self._actors: dict[str, TableActor] = {}
         self._lock = asyncio.Lock()

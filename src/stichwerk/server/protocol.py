@@ -5,14 +5,21 @@ a malformed or unexpected message is refused with one line and never reaches a t
 (whose turn, which card) is the engine's business; here only the shape is checked.
 
 Server frames are JSON objects with a ``type``: ``welcome`` (who you are at this table),
-``state`` (the table and your seat's view, after every change), ``error`` (your last message was
-refused; nothing changed) and ``pong``.
+``state`` (the table and your seat's view, after every change), ``presence`` (who is connected,
+which seats a stand-in bot plays, how many watch), ``error`` (your last message was refused;
+nothing changed) and ``pong``. Numbers are finite both ways (``jsonsafe``): ``NaN`` or
+``Infinity`` in a message is refused, never echoed.
 """
 
-import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from stichwerk.core.errors import one_line
+from stichwerk.server.jsonsafe import BadJSON, dumps, loads
+
+MAX_VERSION = 2**53 - 1
+"""The largest integer a browser's JSON reads exactly."""
 
 CardCode = Annotated[str, Field(min_length=1, max_length=8, pattern=r"^[A-Za-z0-9]+$")]
 
@@ -35,7 +42,7 @@ class Act(_Message):
     on an older state (a double click, a crossing move) is refused as stale."""
 
     type: Literal["act"]
-    version: Annotated[int, Field(ge=0)]
+    version: Annotated[int, Field(ge=0, le=MAX_VERSION)]
     action: ActionBody
 
 
@@ -55,7 +62,7 @@ class Ping(_Message):
     """Keep-alive; ``t`` is echoed back in the pong."""
 
     type: Literal["ping"]
-    t: float | None = None
+    t: Annotated[float, Field(allow_inf_nan=False, ge=-1e15, le=1e15)] | None = None
 
 
 ClientMessage = Annotated[Act | Next | Sync | Ping, Field(discriminator="type")]
@@ -77,27 +84,33 @@ def parse_client(text: str) -> Act | Next | Sync | Ping:
     Traceback (most recent call last):
     ...
     stichwerk.server.protocol.BadMessage: unknown message type 'dance'
+    >>> parse_client('{"type": "ping", "t": NaN}')
+    Traceback (most recent call last):
+    ...
+    stichwerk.server.protocol.BadMessage: message is not valid JSON: NaN is not a JSON number
     """
     try:
-        raw = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise BadMessage("message is not valid JSON") from None
+        raw = loads(text)
+    except BadJSON as exc:
+        detail = "" if str(exc) == "not valid JSON" else f": {exc}"
+        raise BadMessage(f"message is not valid JSON{detail}") from None
     if not isinstance(raw, dict):
         raise BadMessage("message must be a JSON object")
     kind = raw.get("type")
     if kind not in ("act", "next", "sync", "ping"):
-        raise BadMessage(f"unknown message type {kind!r}"[:80])
+        raise BadMessage(one_line(f"unknown message type {kind!r}"[:80]))
     try:
         return _ADAPTER.validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"] if p != kind)
-        raise BadMessage(f"bad {kind} message: {where or 'message'}: {first['msg']}") from None
+        message = f"bad {kind} message: {where[:60] or 'message'}: {first['msg']}"
+        raise BadMessage(one_line(message)) from None
 
 
 def frame(kind: str, **fields: Any) -> str:
-    """One server frame as JSON text."""
-    return json.dumps({"type": kind, **fields}, ensure_ascii=False, separators=(",", ":"))
+    """One server frame as JSON text (never a non-finite number)."""
+    return dumps({"type": kind, **fields})
 
 
 def error_frame(code: str, message: str) -> str:

@@ -23,7 +23,7 @@ def _hooks(game: str) -> Any:
 class TableSeries:
     """``length`` counted deals of ``game`` at ``seats`` seats, the first dealt by
     ``first_dealer``, then the ``closing`` rounds (deal types, each dealt once by every seat),
-    with the sheet to show."""
+    with the sheet to show; a tournament table's ``list_rules`` set its Pflicht-Soli."""
 
     def __init__(
         self,
@@ -34,6 +34,7 @@ class TableSeries:
         length: int,
         closing: tuple[str, ...] = (),
         first_dealer: int = 0,
+        list_rules: dict[str, Any] | None = None,
     ) -> None:
         self.game = game
         hooks = _hooks(game)
@@ -46,8 +47,18 @@ class TableSeries:
         else:
             rules = SeriesRules(seats=seats, games=length, dealer_sits=seats == 5)
         rules = replace(rules, closing=tuple(closing))
+        owed = None
+        if list_rules is not None:
+            # A tournament table: the Pflicht-Soli of its round, and what each seat still owes.
+            rules = replace(
+                rules,
+                duty_solos=int(list_rules.get("duty_solos", rules.duty_solos)),
+                duty_penalty=list_rules.get("duty_penalty", rules.duty_penalty),
+            )
+            if list_rules.get("duty_owed") is not None and rules.duty_solos:
+                owed = [int(n) for n in list_rules["duty_owed"]]
         self._outcome = getattr(hooks, "series_outcome", None)
-        self.series = Series(rules, first_dealer=first_dealer)
+        self.series = Series(rules, first_dealer=first_dealer, duty_owed=owed)
         self.labels: list[str] = []
         self.numbers: list[int] = []
 

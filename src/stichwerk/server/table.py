@@ -11,14 +11,22 @@ are no locks and the order of events is the order of the log. For an action the 
 
 So a refused action changes nothing, an acknowledged one is on disk, and what a seat sees is
 exactly what the engine's view gives that seat — the actor never serialises the state itself.
+Someone connecting or leaving changes only who is present: the newcomer gets the state, everyone
+else a small ``presence`` frame (seats' connections, stand-in bots, how many watch), at most one
+a second per table, so a churning audience cannot flood the players with state frames.
 A human seat whose person has been away longer than the table's time limit is played by the
 table's stand-in bot until the person returns.
+
+A seat held by a *bot account* is played by a program over the bot websocket
+(``server/botsockets.py``): its connection gets no state frames, only the bot protocol's
+``hello`` (at each deal), ``act`` (its seat's view, when it must decide), ``error`` (an answer
+not taken) and ``bye``. An answer that is late (past ``bot_time_limit``), garbled or illegal
+loses that turn to the seat's stand-in bot, with one log line; the table never waits longer.
 """
 
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import secrets
 import time
@@ -26,15 +34,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from stichwerk.bots.external import PROTOCOL as BOT_PROTOCOL
+from stichwerk.bots.external import chosen_action
 from stichwerk.core.action import Action
-from stichwerk.core.errors import IllegalAction, StichwerkError
+from stichwerk.core.errors import IllegalAction, StichwerkError, one_line
 from stichwerk.core.state import GameState
 from stichwerk.games import get_game
 from stichwerk.server.bots import BotRunner
+from stichwerk.server.jsonsafe import dumps
 from stichwerk.server.protocol import Act, error_frame, frame
 from stichwerk.server.series import TableSeries
 from stichwerk.storage.eventlog import EventWriter
-from stichwerk.storage.repo import DealInfo, NewEvent, Repo, TableInfo
+from stichwerk.storage.repo import DealInfo, NewEvent, Repo, TableInfo, new_public_id
 
 log = logging.getLogger("stichwerk.table")
 
@@ -44,6 +55,8 @@ DEFAULT_STAND_IN = "random"
 ACTIONS_PER_DEAL = 1000
 """Versions are ``deal number * 1000 + actions``: the same state has the same version after a
 restart, so a client's stale action is still recognised as stale."""
+PRESENCE_EVERY = 1.0
+"""Seconds between two presence frames of a table (changes in between are sent together)."""
 
 _conn_ids = itertools.count(1)
 
@@ -55,11 +68,21 @@ class Conn:
     a slow client never holds up a table. ``None`` in the outbox asks the writer to close.
     """
 
-    def __init__(self, user_id: int | None, username: str | None, seat: int | None) -> None:
+    def __init__(
+        self,
+        user_id: int | None,
+        username: str | None,
+        seat: int | None,
+        session: str | None = None,
+    ) -> None:
         self.id = next(_conn_ids)
         self.user_id = user_id
+        self.session = session
+        """The id of the login this connection came with (checked on every message)."""
         self.username = username
         self.seat = seat
+        self.bot = False
+        """A bot account's connection: it speaks the bot protocol, not the browser's."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.close_code = 1000
@@ -122,6 +145,35 @@ class EditClosing:
 
 
 @dataclass
+class BotAnswer:
+    """A bot account's message about a decision: an ``action`` answering request ``rid``, or
+    ``why`` its message was not one (garbage costs the pending turn)."""
+
+    conn: Conn
+    rid: int | None
+    action: dict[str, Any] | None
+    why: str | None = None
+
+
+@dataclass
+class BotTimeout:
+    """A bot account's time for request ``rid`` is over."""
+
+    version: int
+    rid: int
+
+
+@dataclass
+class Asked:
+    """The decision a bot account was asked for and has not answered yet."""
+
+    version: int
+    seat: int
+    rid: int
+    conn: Conn
+
+
+@dataclass
 class BotMove:
     version: int
     seat: int
@@ -139,6 +191,11 @@ class NewDeal:
     """Internal: deal the next deal of the series, if it is still due."""
 
 
+@dataclass
+class PresenceDue:
+    """Internal: the pause between presence frames is over; send what changed."""
+
+
 Command = (
     Join
     | Leave
@@ -148,8 +205,11 @@ Command = (
     | Refresh
     | EditClosing
     | BotMove
+    | BotAnswer
+    | BotTimeout
     | Wake
     | NewDeal
+    | PresenceDue
 )
 
 
@@ -162,6 +222,12 @@ class ActorContext:
     bots: BotRunner
     bot_delay: float
     on_idle: Callable[[str], None]
+    on_deal_finished: Callable[[], None] = lambda: None
+    """Called after a deal's result is stored (the ratings take it in)."""
+    bot_time_limit: float = 5.0
+    """Seconds a bot account has for a decision before its stand-in plays the turn."""
+    deal_seed: str | None = None
+    """``Settings.deal_seed``: ``None`` shuffles every deal from the secure random source."""
 
 
 class TableActor:
@@ -178,9 +244,12 @@ class TableActor:
             info.series_length,
             info.closing_rounds,
             info.first_dealer,
+            info.list_rules,
         )
         self.state: GameState | None = None
         self.deal_id: int | None = None
+        self.deal_public_id: str | None = None
+        """The deal's id in frames (random); ``deal_id`` never leaves the server."""
         self.deal_number = -1
         self.deal_dealer = 0
         self.deal_finished_at: float | None = None
@@ -193,11 +262,18 @@ class TableActor:
         }
         self.ready: set[int] = set()
         self._bot_pending: int | None = None
+        self._asked: Asked | None = None
+        self._rids = itertools.count(1)
+        self._fallback_for: int | None = None
+        """The version whose turn a bot account lost: its stand-in plays it."""
         self._deal_pending = False
         self._inbox: asyncio.Queue[Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._timers: list[asyncio.TimerHandle] = []
         self._bot_tasks: set[asyncio.Task[None]] = set()
+        self._presence_sent = ""
+        self._presence_at = -PRESENCE_EVERY
+        self._presence_pending = False
         self.booted = asyncio.Event()
         self.failed = False
         """Recovery failed: the table cannot be served (the log says why)."""
@@ -220,6 +296,7 @@ class TableActor:
                 await self._task
         for conn in [*self.spectators, *itertools.chain(*self.seated.values())]:
             conn.close(1012)
+        self.ctx.bots.release(f"{self.info.id}:")
 
     def post(self, command: Command) -> None:
         """Put a command into the inbox (from any task on the loop)."""
@@ -282,6 +359,7 @@ class TableActor:
             state.apply(Action.from_json(raw))
         self.state = state
         self.deal_id = deal.id
+        self.deal_public_id = deal.public_id
         self.deal_number = deal.number
         self.deal_dealer = int(deal.record.get("dealer", 0))
         self.version = self.deal_number * ACTIONS_PER_DEAL + len(deal.actions) + 1
@@ -313,8 +391,19 @@ class TableActor:
                         done.set_result(changed)
             case BotMove(version, seat, action, error):
                 await self._bot_move(version, seat, action, error)
+            case BotAnswer(conn, rid, action, why):
+                await self._bot_answer(conn, rid, action, why)
+            case BotTimeout(version, rid):
+                asked = self._asked
+                if asked is not None and asked.version == version and asked.rid == rid:
+                    self._lose_turn(f"no answer within {self.ctx.bot_time_limit:g} s")
             case Wake():
-                self._broadcast()
+                # An away seat's time ran out: its stand-in bot takes over (who plays it is
+                # presence; the bot's move brings the state).
+                self._presence_changed()
+            case PresenceDue():
+                self._presence_pending = False
+                self._presence_changed()
             case NewDeal():
                 self._deal_pending = False
                 if self._deal_due():
@@ -322,22 +411,38 @@ class TableActor:
                     self._broadcast()
 
     async def _join(self, conn: Conn) -> None:
+        if conn.bot and conn.seat is not None:
+            olds = [c for c in self.seated[conn.seat] if c.bot]
+            self.seated[conn.seat].add(conn)
+            self.away_since.pop(conn.seat, None)
+            for old in olds:
+                # A bot's new connection takes the seat over (the old one may be half dead).
+                old.send(frame("error", message="another connection of this bot took the seat"))
+                old.close(4002)
+                self._leave(old)
+            if self.state is not None and not self.state.is_over:
+                conn.send(self._hello(conn.seat))
+            self._presence_changed()
+            return
         if conn.seat is None:
             self.spectators.add(conn)
         else:
             self.seated[conn.seat].add(conn)
             self.away_since.pop(conn.seat, None)
         conn.send(self._welcome(conn))
-        self._broadcast()
+        conn.send(self._state_frame(conn.seat))
+        self._presence_changed()
 
     def _leave(self, conn: Conn) -> None:
+        if self._asked is not None and self._asked.conn is conn:
+            self._asked = None  # the seat is away now: its stand-in plays after the limit
         self.spectators.discard(conn)
         if conn.seat is not None:
             self.seated[conn.seat].discard(conn)
             if not self.seated[conn.seat] and self._is_human(conn.seat):
                 self.away_since[conn.seat] = time.monotonic()
                 self._wake_in(self.info.time_limit)
-        self._broadcast()
+        self._presence_changed()
         if self.connections == 0:
             self.ctx.on_idle(self.info.id)
 
@@ -394,6 +499,8 @@ class TableActor:
         counts = self.series.add(self.deal_number, result)
         assert self.deal_id is not None
         await asyncio.to_thread(self.ctx.repo.finish_deal, self.deal_id, result, counts)
+        self.ctx.on_deal_finished()
+        self.ctx.bots.release(f"{self.info.id}:{self.deal_number}:")
         self.deal_finished_at = time.monotonic()
         self.ready.clear()
         if self.series.is_over:
@@ -405,6 +512,9 @@ class TableActor:
         """The list is over: the table is finished, in the database and here."""
         await asyncio.to_thread(self.ctx.repo.set_table_status, self.info.id, "finished")
         self.info = _with_status(self.info, "finished")
+        for conn in self._bot_conns():
+            conn.send(frame("bye"))
+            conn.close(1000)
 
     def _next(self, conn: Conn) -> None:
         if conn.seat is None or self.state is None or not self.state.is_over:
@@ -458,7 +568,7 @@ class TableActor:
         state = self.state
         if version != self.version or state is None or state.is_over or state.to_act != seat:
             return
-        if not self._bot_controls(seat):
+        if not self._bot_controls(seat) and self._fallback_for != version:
             return
         if action is None or not await self._commit(action, by_bot=True, conn=None):
             log.error("table %s: bot for seat %d failed (%s)", self.info.id, seat, error)
@@ -468,25 +578,38 @@ class TableActor:
 
     # -- deals --------------------------------------------------------------------------------
 
+    def _deal_seed(self) -> int | str:
+        """A secure random seed, or the test's fixed one with the deal's number."""
+        if self.ctx.deal_seed is None:
+            return secrets.randbits(63)
+        return f"{self.ctx.deal_seed}:{self.deal_number + 1}"
+
     async def _new_deal(self) -> None:
         args = self.series.deal_args()
         module = get_game(self.info.game)
         state = module.new_deal(
             profile=self.info.profile,
             options=self.info.options,
-            seed=secrets.randbits(63),
+            seed=self._deal_seed(),
             **args,
         )
         record = {k: v for k, v in state.to_record().items() if k not in ("actions", "result")}
         number = self.deal_number + 1
-        deal_id = await asyncio.to_thread(self.ctx.repo.create_deal, self.info.id, number, record)
+        public_id = new_public_id()
+        deal_id = await asyncio.to_thread(
+            self.ctx.repo.create_deal, self.info.id, number, record, public_id
+        )
         self.state = state
         self.deal_id = deal_id
+        self.deal_public_id = public_id
         self.deal_number = number
         self.deal_dealer = int(args["dealer"])
         self.deal_finished_at = None
         self.ready.clear()
         self.version = number * ACTIONS_PER_DEAL + 1
+        for conn in self._bot_conns():
+            if conn.seat is not None:
+                conn.send(self._hello(conn.seat))
 
     def _deal_due(self) -> bool:
         """Whether the next deal should start: the table plays, no deal is running, the series
@@ -498,7 +621,11 @@ class TableActor:
         finished = self.deal_finished_at
         if finished is not None and time.monotonic() - finished >= self.info.time_limit:
             return True
-        present = {s for s, conns in self.seated.items() if conns and self._is_human(s)}
+        present = {
+            s
+            for s, conns in self.seated.items()
+            if conns and self._is_human(s) and not self.info.seat_list[s].bot_account
+        }
         return present <= self.ready
 
     # -- who plays a seat ---------------------------------------------------------------------
@@ -531,7 +658,13 @@ class TableActor:
         seat = state.to_act
         if seat is None or self._bot_pending == self.version:
             return
-        if self._bot_controls(seat):
+        account = self._bot_conn(seat)
+        if account is not None and self._fallback_for != self.version:
+            asked = self._asked
+            if asked is None or asked.version != self.version:
+                self._ask(account, seat, state)
+            return
+        if self._bot_controls(seat) or self._fallback_for == self.version:
             self._bot_pending = self.version
             task = asyncio.create_task(self._bot_turn(self.version, seat, state.view(seat)))
             self._bot_tasks.add(task)
@@ -543,15 +676,104 @@ class TableActor:
     async def _bot_turn(self, version: int, seat: int, view: dict[str, Any]) -> None:
         if self.ctx.bot_delay > 0:
             await asyncio.sleep(self.ctx.bot_delay)
-        seed = f"{self.info.id}:{self.deal_number}:{seat}:{version}"
+        # The table's random id seeds its bots (a fixed ``deal_seed`` instead, for tests).
+        seed = f"{self.ctx.deal_seed or self.info.id}:{self.deal_number}:{seat}:{version}"
+        key = f"{self.info.id}:{self.deal_number}:{seat}"
         try:
-            action = await self.ctx.bots.decide(self._bot_name(seat), self.info.game, seed, view)
+            action = await self.ctx.bots.decide(
+                self._bot_name(seat), self.info.game, seed, view, key=key
+            )
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             self.post(BotMove(version, seat, None, str(exc)))
             return
         self.post(BotMove(version, seat, action))
+
+    # -- bot accounts (the bot websocket) -----------------------------------------------------
+
+    def _bot_conns(self) -> list[Conn]:
+        return [c for conns in self.seated.values() for c in conns if c.bot and not c.closed]
+
+    def _bot_conn(self, seat: int) -> Conn | None:
+        """The connected program of a bot account's seat, if any."""
+        for conn in self.seated.get(seat, ()):
+            if conn.bot and not conn.closed:
+                return conn
+        return None
+
+    def _hello(self, seat: int) -> str:
+        """The bot protocol's greeting: the game, the seat, the time limit (at every deal)."""
+        info = self.info
+        return frame(
+            "hello",
+            protocol=BOT_PROTOCOL,
+            game=info.game,
+            profile=info.profile,
+            options=info.options,
+            seat=seat,
+            seats=info.seats,
+            time_limit=self.ctx.bot_time_limit,
+            table=info.id,
+            deal=self.deal_number,
+        )
+
+    def _ask(self, conn: Conn, seat: int, state: GameState) -> None:
+        """Send a bot account its seat's view and start its clock."""
+        rid = next(self._rids)
+        self._asked = Asked(self.version, seat, rid, conn)
+        conn.send(frame("act", id=rid, view=state.view(seat)))
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self._timers = [t for t in self._timers if not t.cancelled() and t.when() > now]
+        self._timers.append(
+            loop.call_later(self.ctx.bot_time_limit, self.post, BotTimeout(self.version, rid))
+        )
+
+    async def _bot_answer(
+        self, conn: Conn, rid: int | None, answer: dict[str, Any] | None, why: str | None
+    ) -> None:
+        asked = self._asked
+        state = self.state
+        pending = (
+            asked is not None
+            and asked.conn is conn
+            and asked.version == self.version
+            and state is not None
+            and not state.is_over
+        )
+        if not pending or asked is None or state is None:
+            if why is not None:
+                conn.send(frame("error", message=why))
+            return  # an answer nobody waits for (a late one: its id is an old request's)
+        if why is None and rid != asked.rid:
+            return  # a late answer to an earlier request
+        if why is None and answer is not None:
+            chosen, why = chosen_action(answer, asked.seat, state.legal_actions(asked.seat))
+            if chosen is not None:
+                self._asked = None
+                if await self._commit(chosen, by_bot=True, conn=None):
+                    return
+                self._asked = asked
+                why = "its action could not be taken"
+        self._lose_turn(why or "its answer is no action")
+
+    def _lose_turn(self, why: str) -> None:
+        """The bot account's pending decision is played by its seat's stand-in bot."""
+        asked, self._asked = self._asked, None
+        if asked is None:
+            return
+        name = self.info.seat_list[asked.seat].username or "?"
+        log.warning(
+            "table %s: bot account %r (seat %d) lost a turn: %s; %s plays it",
+            self.info.id,
+            one_line(name),
+            asked.seat,
+            why,
+            self._bot_name(asked.seat),
+        )
+        asked.conn.send(frame("error", id=asked.rid, message=why))
+        self._fallback_for = asked.version
 
     def _wake_in(self, seconds: float) -> None:
         loop = asyncio.get_running_loop()
@@ -592,6 +814,7 @@ class TableActor:
                     "seat": s.seat,
                     "kind": s.kind,
                     "name": s.username if human else s.bot,
+                    "bot_account": s.bot_account,
                     "taken": (not human) or s.user_id is not None,
                     "connected": bool(self.seated[s.seat]),
                     "bot_playing": human and self._bot_controls(s.seat),
@@ -617,9 +840,14 @@ class TableActor:
             status=self.info.status,
             phase=self._phase(),
             deal=None
-            if self.deal_id is None
-            else {"id": self.deal_id, "number": self.deal_number, "dealer": self.deal_dealer},
+            if self.deal_public_id is None
+            else {
+                "id": self.deal_public_id,
+                "number": self.deal_number,
+                "dealer": self.deal_dealer,
+            },
             seats=self._seats_json(),
+            spectators=len(self.spectators),
             sheet=self.series.to_json(),
         )
         return text[:-1]
@@ -628,21 +856,50 @@ class TableActor:
         """A state frame for ``seat``: the common part, then that seat's view of the deal."""
         state = self.state
         view = None if state is None else state.view(seat)
-        return (
-            (common or self._common())
-            + ',"you":'
-            + json.dumps(seat)
-            + ',"view":'
-            + json.dumps(view, ensure_ascii=False, separators=(",", ":"))
-            + "}"
-        )
+        return (common or self._common()) + ',"you":' + dumps(seat) + ',"view":' + dumps(view) + "}"
+
+    def _presence(self) -> str:
+        """Who is here: each seat's connection and stand-in bot, and how many watch."""
+        seats = [
+            {
+                "seat": s.seat,
+                "connected": bool(self.seated[s.seat]),
+                "bot_playing": s.kind == "human" and self._bot_controls(s.seat),
+            }
+            for s in self.info.seat_list
+        ]
+        return frame("presence", seats=seats, spectators=len(self.spectators))
+
+    def _presence_changed(self) -> None:
+        """Send a presence frame to every connection if presence changed, at most one per
+        ``PRESENCE_EVERY`` seconds (a change within the pause goes out when it ends)."""
+        if self._presence_pending:
+            return
+        text = self._presence()
+        if text == self._presence_sent:
+            return
+        wait = self._presence_at + PRESENCE_EVERY - time.monotonic()
+        if wait > 0:
+            self._presence_pending = True
+            loop = asyncio.get_running_loop()
+            self._timers = [t for t in self._timers if not t.cancelled()]
+            self._timers.append(loop.call_later(wait, self.post, PresenceDue()))
+            return
+        self._presence_sent = text
+        self._presence_at = time.monotonic()
+        for conn in [*self.spectators, *itertools.chain(*self.seated.values())]:
+            if not conn.bot:
+                conn.send(text)
 
     def _broadcast(self) -> None:
+        # Every state frame carries who is present, so presence is news only against it.
+        self._presence_sent = self._presence()
         common = self._common()
         for seat, conns in self.seated.items():
-            if conns:
+            people = [c for c in conns if not c.bot]
+            if people:
                 text = self._state_frame(seat, common)
-                for conn in conns:
+                for conn in people:
                     conn.send(text)
         if self.spectators:
             text = self._state_frame(None, common)

@@ -18,7 +18,7 @@ from stichwerk.games import get_game
 
 LIST_KEYS = (
     "game", "profile", "options", "seats", "names", "first_dealer", "games", "duty_solos",
-    "duty_penalty", "duty_enforcement", "bock", "closing", "title",
+    "duty_penalty", "duty_enforcement", "bock", "closing", "title", "duty_owed",
 )  # fmt: skip
 ENFORCEMENTS = ("penalty", "forced", "none")
 NAME_LENGTH = 40
@@ -44,6 +44,9 @@ class ListSettings:
     bock: bool = False
     closing: tuple[str, ...] = ()
     title: str = ""
+    duty_owed: tuple[int, ...] | None = None
+    """Pflicht-Soli each seat still owes when the list starts (``None``: ``duty_solos`` each).
+    A tournament table in its second Vorrunde round owes only what the first left open."""
 
     def rules(self) -> SeriesRules:
         """The core series' rules for this list (the profile's own, then the header's)."""
@@ -66,8 +69,9 @@ class ListSettings:
         return self.names[seat] if self.names else f"#{seat + 1}"
 
     def to_json(self) -> dict[str, Any]:
-        """The header line's object, every setting spelled out."""
-        return {
+        """The header line's object, every setting spelled out (``duty_owed`` only where the
+        seats start owing different numbers of Pflicht-Soli)."""
+        out: dict[str, Any] = {
             "game": self.game,
             "profile": self.profile,
             "options": dict(self.options),
@@ -82,6 +86,9 @@ class ListSettings:
             "closing": list(self.closing),
             "title": self.title,
         }
+        if self.duty_owed is not None:
+            out["duty_owed"] = list(self.duty_owed)
+        return out
 
 
 def read_settings(
@@ -139,6 +146,7 @@ def read_settings(
         raise RecordError(f"'duty_enforcement' must be one of {', '.join(ENFORCEMENTS)}")
     bock = get_bool(obj, "bock", what, default=base.bock)
     closing = _closing(obj.get("closing", []), game, profile, options, seats, games)
+    duty_owed = _duty_owed(obj.get("duty_owed"), seats, duty_solos)
     title = get_str(obj, "title", what, default="").strip()
     if len(title) > TITLE_LENGTH:
         raise RecordError(f"'title' must be at most {TITLE_LENGTH} characters")
@@ -156,7 +164,27 @@ def read_settings(
         bock=bock,
         closing=closing,
         title=title,
+        duty_owed=duty_owed,
     )
+
+
+def _duty_owed(value: object, seats: int, duty_solos: int) -> tuple[int, ...] | None:
+    """Pflicht-Soli each seat owes at the start: one whole number per seat, 0 to
+    ``duty_solos``."""
+    if value is None:
+        return None
+    if not duty_solos:
+        raise RecordError("'duty_owed' needs a list with Pflicht-Soli ('duty_solos')")
+    if (
+        not isinstance(value, list)
+        or len(value) != seats
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in value)
+        or not all(0 <= n <= duty_solos for n in value)
+    ):
+        raise RecordError(
+            f"'duty_owed' must give each of the {seats} seats 0 to {duty_solos} Pflicht-Soli"
+        )
+    return tuple(value)
 
 
 def _str_or(value: object, default: str) -> str:

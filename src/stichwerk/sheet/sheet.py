@@ -23,9 +23,12 @@ change is refused as a :class:`SheetConflict`, never silently applied over the o
 1
 """
 
+import copy
+import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from stichwerk.core.errors import RecordError, StichwerkError
@@ -86,6 +89,12 @@ class Row:
             return f"redeal-{s['redeal']}"
         name = s.get("contract") or s.get("game_type") or ""
         return str(name)
+
+    @cached_property
+    def json_text(self) -> str:
+        """``to_json()`` as JSON text, written once: a row never changes, and a server that
+        sends the whole sheet after every change then writes only the new rows."""
+        return json.dumps(self.to_json(), ensure_ascii=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -191,16 +200,17 @@ class Sheet:
         ``entry_id``, without saving anything."""
         if entry_id is None:
             entries = [*self.entries, Entry("preview", dict(summary))]
-            index = len(entries) - 1
-        else:
-            entries = list(self.entries)
-            index = self._index(entry_id)
-            entries[index] = Entry(entry_id, dict(summary), entries[index].version)
+            _, rows = self._build(entries, resume=True)
+            return rows[-1]
+        entries = list(self.entries)
+        index = self._index(entry_id)
+        entries[index] = Entry(entry_id, dict(summary), entries[index].version)
         _, rows = self._build(entries)
         return rows[index]
 
-    def to_json(self) -> dict[str, Any]:
-        """The whole sheet for a screen or a tool: settings, rows, totals, what comes next."""
+    def to_json(self, *, rows: bool = True) -> dict[str, Any]:
+        """The whole sheet for a screen or a tool: settings, rows, totals, what comes next
+        (``rows=False``: all but the rows, which ``Row.json_text`` gives one by one)."""
         series = self._series
         nxt: dict[str, Any] | None = None
         if not series.is_over:
@@ -215,9 +225,9 @@ class Sheet:
                 "forced": ctx.forced,
                 "multiplier": series.multiplier(),
             }
-        return {
+        out = {
             "list": self.settings.to_json(),
-            "rows": [r.to_json() for r in self._rows],
+            "rows": [r.to_json() for r in self._rows] if rows else None,
             "running_totals": list(series.totals),
             "penalties": self.penalties(),
             "totals": self.totals(),
@@ -230,6 +240,9 @@ class Sheet:
             "next": nxt,
             "checks": self.checks(),
         }
+        if not rows:
+            del out["rows"]
+        return out
 
     # ------------------------------------------------------------------ changing the list
 
@@ -261,7 +274,9 @@ class Sheet:
             if seen.kind != op or (seen.entry_id != entry_id and op != "add"):
                 raise SheetError(f"change key {key!r} was used for another change")
             return Applied(seen.kind, seen.entry_id, key, duplicate=True)
-        entries = [Entry(e.id, e.summary, e.version) for e in self.entries]
+        # Entries are never changed in place (a correction is a new Entry), so the new list may
+        # share them: a refused change leaves ``self.entries`` as it was.
+        entries = list(self.entries)
         if op == "add":
             assert summary is not None
             entry_id = entry_id or uuid.uuid4().hex
@@ -288,7 +303,8 @@ class Sheet:
                 entries[index] = Entry(entry_id, summary, current.version + 1)
             else:
                 del entries[index]
-        series, rows = self._build(entries)
+        appended = op == "add" and before is None
+        series, rows = self._build(entries, resume=appended)
         self.entries, self._series, self._rows = entries, series, rows
         done = Applied(op, entry_id, key)
         self._keys[key] = done
@@ -302,14 +318,20 @@ class Sheet:
                 return i
         raise SheetError(f"no deal {entry_id!r} on this list")
 
-    def _build(self, entries: Sequence[Entry]) -> tuple[Series, list[Row]]:
+    def _build(self, entries: Sequence[Entry], *, resume: bool = False) -> tuple[Series, list[Row]]:
         """Play ``entries`` through a fresh series; the first one that does not fit stops it
-        with a line that names the deal."""
+        with a line that names the deal. ``resume``: ``entries`` are this sheet's entries with
+        more appended, so only the new ones are played, on a copy of the list as it stands (a
+        deal entered at the end costs one scoring, not the whole list's)."""
         settings = self.settings
-        series = Series(settings.rules(), settings.names, settings.first_dealer)
         module = get_game(settings.game)
-        rows: list[Row] = []
-        for index, entry in enumerate(entries, start=1):
+        if resume:
+            series, rows = _fork(self._series), list(self._rows)
+        else:
+            owed = None if settings.duty_owed is None else list(settings.duty_owed)
+            series = Series(settings.rules(), settings.names, settings.first_dealer, owed)
+            rows = []
+        for index, entry in enumerate(entries[len(rows) :], start=len(rows) + 1):
             if series.is_over:
                 raise SheetError(f"deal {index}: the list is complete")
             ctx = series.context()
@@ -361,6 +383,17 @@ class Sheet:
                 raise RecordError(f"{key!r} is {out[key]!r}, but the list's is {value!r}")
         complete = {**expected, **{k: v for k, v in out.items() if k not in expected}}
         return complete
+
+
+def _fork(series: Series) -> Series:
+    """A copy of ``series`` that records on without touching the original (its rows are
+    frozen; the lists that grow or change are copied)."""
+    fork = copy.copy(series)
+    fork.entries = list(series.entries)
+    fork.totals = list(series.totals)
+    fork.owed = list(series.owed)
+    fork._bock = list(series._bock)
+    return fork
 
 
 def _vorhand(ctx: DealContext) -> int:

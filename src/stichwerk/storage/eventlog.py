@@ -11,21 +11,24 @@ offending append fails.
 import asyncio
 import queue
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from stichwerk.storage.repo import NewEvent, Repo
 
 MAX_GROUP = 256
+T = TypeVar("T")
 
 
 @dataclass
-class _Pending:
-    event: NewEvent
+class _Pending(Generic[T]):
+    item: T
     future: asyncio.Future[None]
     loop: asyncio.AbstractEventLoop
 
 
-def _resolve(pending: _Pending, error: BaseException | None) -> None:
+def _resolve(pending: "_Pending[T]", error: BaseException | None) -> None:
     def done() -> None:
         if pending.future.done():
             return
@@ -37,20 +40,23 @@ def _resolve(pending: _Pending, error: BaseException | None) -> None:
     pending.loop.call_soon_threadsafe(done)
 
 
-class EventWriter:
-    """Appends events from any asyncio task; ``await append(...)`` returns once committed."""
+class GroupWriter(Generic[T]):
+    """Stores items from any asyncio task through ``store`` (one transaction for a list of
+    items); ``await append(item)`` returns once committed. One thread takes whatever is queued
+    and stores it together (group commit); a group that fails is retried item by item, so only
+    the offending item fails."""
 
-    def __init__(self, repo: Repo) -> None:
-        self._repo = repo
-        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="event-writer", daemon=True)
+    def __init__(self, store: Callable[[list[T]], None], name: str) -> None:
+        self._store = store
+        self._queue: queue.SimpleQueue[_Pending[T] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
-    async def append(self, event: NewEvent) -> None:
-        """Commit ``event``; raises what the database raised if it could not be stored."""
+    async def append(self, item: T) -> None:
+        """Commit ``item``; raises what the database raised if it could not be stored."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._queue.put(_Pending(event, future, loop))
+        self._queue.put(_Pending(item, future, loop))
         await future
 
     def close(self) -> None:
@@ -78,9 +84,9 @@ class EventWriter:
             if stop:
                 return
 
-    def _commit(self, group: list[_Pending]) -> None:
+    def _commit(self, group: "list[_Pending[T]]") -> None:
         try:
-            self._repo.append_events([p.event for p in group])
+            self._store([p.item for p in group])
         except Exception as exc:
             if len(group) > 1:
                 for pending in group:
@@ -90,3 +96,10 @@ class EventWriter:
             return
         for pending in group:
             _resolve(pending, None)
+
+
+class EventWriter(GroupWriter[NewEvent]):
+    """The event log's writer: ``await append(event)`` returns once the event is committed."""
+
+    def __init__(self, repo: Repo) -> None:
+        super().__init__(repo.append_events, "event-writer")

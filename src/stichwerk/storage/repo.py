@@ -7,14 +7,30 @@ dataclasses instead of ORM objects means nothing lazy crosses a thread.
 
 import secrets
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from stichwerk.storage.db import Database
-from stichwerk.storage.models import Deal, Event, Setting, Table, TableSeat, User, utcnow
+from stichwerk.storage.models import (
+    Deal,
+    Event,
+    Setting,
+    Table,
+    TableSeat,
+    TableViewer,
+    User,
+    UserSession,
+    utcnow,
+)
+
+
+def new_public_id() -> str:
+    """A random id for something whose id leaves the server (96 bits, URL-safe)."""
+    return secrets.token_urlsafe(12)
 
 
 class NameTaken(ValueError):
@@ -33,6 +49,8 @@ class UserInfo:
     username: str
     is_guest: bool
     password_hash: str | None = None
+    bot_owner_id: int | None = None
+    """Set for a bot account: the account that owns it."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +62,8 @@ class SeatInfo:
     bot: str | None
     user_id: int | None
     username: str | None
+    bot_account: bool = False
+    """The seat's account is a bot account (it plays over the bot websocket)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +86,9 @@ class TableInfo:
     """Closing rounds after the ``series_length`` ordinary deals (deal types, in order)."""
     first_dealer: int = 0
     """The seat that deals the first deal."""
+    list_rules: dict[str, Any] | None = None
+    """A tournament table's Pflicht-Soli (``duty_solos``, ``duty_penalty``, ``duty_owed``)
+    in place of the profile's (``server.series.TableSeries``); ``None`` elsewhere."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` holds at this table, if any."""
@@ -93,6 +116,8 @@ class DealInfo:
     counts: bool
     actions: tuple[dict[str, Any], ...] = ()
     bot_flags: tuple[bool, ...] = ()
+    public_id: str = ""
+    """The deal's id outside the server (random); ``id`` never leaves it."""
 
     def full_record(self) -> dict[str, Any]:
         """The NOTATION.md record: the deal, its actions and (when over) the result."""
@@ -146,7 +171,7 @@ class Repo:
                     user = User(username=username, password_hash=password_hash, is_guest=is_guest)
                     session.add(user)
                     session.flush()
-                    return UserInfo(user.id, user.username, user.is_guest, user.password_hash)
+                    return _user_info(user)
             except IntegrityError:
                 raise NameTaken(username) from None
 
@@ -156,7 +181,7 @@ class Repo:
             user = session.scalar(select(User).where(func.lower(User.username) == username.lower()))
             if user is None:
                 return None
-            return UserInfo(user.id, user.username, user.is_guest, user.password_hash)
+            return _user_info(user)
 
     def user(self, user_id: int) -> UserInfo | None:
         """The account with id ``user_id``."""
@@ -164,7 +189,47 @@ class Repo:
             user = session.get(User, user_id)
             if user is None:
                 return None
-            return UserInfo(user.id, user.username, user.is_guest, user.password_hash)
+            return _user_info(user)
+
+    # -- sessions -----------------------------------------------------------------------------
+
+    def create_session(self, session_id: str, user_id: int, expires_at: datetime) -> None:
+        """Store a login; ``session_id`` is the hash of the cookie's token."""
+        with Session(self.db.write) as session, session.begin():
+            session.add(UserSession(id=session_id, user_id=user_id, expires_at=expires_at))
+
+    def session_user(self, session_id: str) -> UserInfo | None:
+        """The account of a session that exists and has not expired."""
+        with Session(self.db.read) as session:
+            row = session.execute(
+                select(User, UserSession.expires_at)
+                .join(UserSession, UserSession.user_id == User.id)
+                .where(UserSession.id == session_id)
+            ).first()
+            if row is None:
+                return None
+            user, expires = row
+            if _aware(expires) <= datetime.now(UTC):
+                return None
+            return _user_info(user)
+
+    def end_session(self, session_id: str) -> None:
+        """Delete one session (logout)."""
+        with Session(self.db.write) as session, session.begin():
+            session.execute(delete(UserSession).where(UserSession.id == session_id))
+
+    def end_sessions(self, user_id: int, *, keep: str | None = None) -> list[str]:
+        """Delete every session of ``user_id`` but ``keep``; returns the ids deleted."""
+        with Session(self.db.write) as session, session.begin():
+            query = select(UserSession.id).where(UserSession.user_id == user_id)
+            if keep is not None:
+                query = query.where(UserSession.id != keep)
+            ended = list(session.scalars(query).all())
+            if ended:
+                session.execute(delete(UserSession).where(UserSession.id.in_(ended)))
+            # Expired sessions of anyone go too, so the table does not grow for ever.
+            session.execute(delete(UserSession).where(UserSession.expires_at < utcnow()))
+            return ended
 
     def set_password_hash(self, user_id: int, password_hash: str) -> None:
         """Store a re-hashed password (after the hashing parameters changed)."""
@@ -189,10 +254,13 @@ class Repo:
         creator_seat: int | None,
         closing_rounds: tuple[str, ...] = (),
         first_dealer: int = 0,
+        list_rules: dict[str, Any] | None = None,
+        accounts: dict[int, int] | None = None,
     ) -> TableInfo:
         """A new table; ``seats`` lists ``(kind, bot)``; the creator sits at ``creator_seat``;
         ``closing_rounds`` follow the ``series_length`` ordinary deals; ``first_dealer`` deals
-        first."""
+        first; ``list_rules`` are a tournament table's Pflicht-Soli; ``accounts`` seats accounts
+        (the creator's bot accounts) at other seats."""
         table_id = secrets.token_urlsafe(9)
         with Session(self.db.write) as session, session.begin():
             session.add(
@@ -205,6 +273,7 @@ class Repo:
                     series_length=series_length,
                     closing_rounds=list(closing_rounds),
                     first_dealer=first_dealer,
+                    list_rules=list_rules,
                     time_limit=time_limit,
                     public=public,
                     invite=secrets.token_urlsafe(12),
@@ -214,7 +283,7 @@ class Repo:
             )
             session.flush()
             for index, (kind, bot) in enumerate(seats):
-                user_id = created_by if index == creator_seat else None
+                user_id = created_by if index == creator_seat else (accounts or {}).get(index)
                 session.add(
                     TableSeat(table_id=table_id, seat=index, kind=kind, bot=bot, user_id=user_id)
                 )
@@ -224,12 +293,15 @@ class Repo:
 
     def _table_info(self, session: Session, table: Table) -> TableInfo:
         rows = session.execute(
-            select(TableSeat, User.username)
+            select(TableSeat, User.username, User.bot_owner_id)
             .outerjoin(User, User.id == TableSeat.user_id)
             .where(TableSeat.table_id == table.id)
             .order_by(TableSeat.seat)
         ).all()
-        seat_list = tuple(SeatInfo(s.seat, s.kind, s.bot, s.user_id, name) for s, name in rows)
+        seat_list = tuple(
+            SeatInfo(s.seat, s.kind, s.bot, s.user_id, name, owner is not None)
+            for s, name, owner in rows
+        )
         return TableInfo(
             id=table.id,
             game=table.game,
@@ -245,6 +317,7 @@ class Repo:
             seat_list=seat_list,
             closing_rounds=tuple(str(kind) for kind in table.closing_rounds),
             first_dealer=table.first_dealer,
+            list_rules=None if table.list_rules is None else dict(table.list_rules),
         )
 
     def table(self, table_id: str) -> TableInfo | None:
@@ -263,16 +336,35 @@ class Repo:
             return [self._table_info(session, t) for t in rows]
 
     def tables_of_user(self, user_id: int) -> list[TableInfo]:
-        """Every table where ``user_id`` holds a seat, newest first."""
+        """Every table where ``user_id`` holds a seat, that they opened or were invited to
+        watch, newest first."""
+        seated = select(TableSeat.table_id).where(TableSeat.user_id == user_id)
+        watching = select(TableViewer.table_id).where(TableViewer.user_id == user_id)
         with Session(self.db.read) as session:
             rows = session.scalars(
                 select(Table)
-                .join(TableSeat, TableSeat.table_id == Table.id)
-                .where(TableSeat.user_id == user_id)
+                .where(
+                    or_(
+                        Table.created_by == user_id,
+                        Table.id.in_(seated),
+                        Table.id.in_(watching),
+                    )
+                )
                 .order_by(Table.created_at.desc())
                 .limit(100)
             ).all()
             return [self._table_info(session, t) for t in rows]
+
+    def add_viewer(self, table_id: str, user_id: int) -> None:
+        """Let ``user_id`` watch the table (they redeemed its invite); idempotent."""
+        with Session(self.db.write) as session, session.begin():
+            if session.get(TableViewer, (table_id, user_id)) is None:
+                session.add(TableViewer(table_id=table_id, user_id=user_id))
+
+    def is_viewer(self, table_id: str, user_id: int) -> bool:
+        """Whether ``user_id`` redeemed the table's invite to watch it."""
+        with Session(self.db.read) as session:
+            return session.get(TableViewer, (table_id, user_id)) is not None
 
     def take_seat(self, table_id: str, seat: int, user_id: int) -> TableInfo:
         """Give ``user_id`` the free human seat ``seat``; ``SeatTaken`` if it is not free."""
@@ -323,10 +415,19 @@ class Repo:
 
     # -- deals and events ---------------------------------------------------------------------
 
-    def create_deal(self, table_id: str, number: int, record: dict[str, Any]) -> int:
-        """Store a new deal (its record without actions); returns its id."""
+    def create_deal(
+        self, table_id: str, number: int, record: dict[str, Any], public_id: str | None = None
+    ) -> int:
+        """Store a new deal (its record without actions); returns its (internal) id. The deal's
+        public id is ``public_id``, or a new random one."""
         with Session(self.db.write) as session, session.begin():
-            deal = Deal(table_id=table_id, number=number, record=record, status="active")
+            deal = Deal(
+                table_id=table_id,
+                number=number,
+                record=record,
+                status="active",
+                public_id=public_id or new_public_id(),
+            )
             session.add(deal)
             session.flush()
             return deal.id
@@ -362,6 +463,12 @@ class Repo:
             deal = session.get(Deal, deal_id)
             return None if deal is None else self._deal_info(session, deal, True)
 
+    def deal_by_public_id(self, public_id: str) -> DealInfo | None:
+        """One deal, found by the id it is known by outside, with its actions."""
+        with Session(self.db.read) as session:
+            deal = session.scalar(select(Deal).where(Deal.public_id == public_id))
+            return None if deal is None else self._deal_info(session, deal, True)
+
     def _deal_info(self, session: Session, deal: Deal, with_events: bool) -> DealInfo:
         actions: tuple[dict[str, Any], ...] = ()
         flags: tuple[bool, ...] = ()
@@ -383,4 +490,14 @@ class Repo:
             counts=deal.counts,
             actions=actions,
             bot_flags=flags,
+            public_id=deal.public_id,
         )
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes (stored in UTC); PostgreSQL aware ones."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _user_info(user: User) -> UserInfo:
+    return UserInfo(user.id, user.username, user.is_guest, user.password_hash, user.bot_owner_id)

@@ -218,10 +218,16 @@ def table_series_rules(fmt: TournamentFormat, base: SeriesRules, round_number: i
     table's ``Series`` with ``first_dealer=0`` (the first seat of the draw deals first) and, in
     the Vorrunde, ``duty_owed`` from :func:`duty_owed` for each seat.
 
+    The Pflicht-Solo is owed over the whole Vorrunde, so a list shows the penalty for a missing
+    one only in the Vorrunde's last round (earlier, the solo may still come); the tournament
+    takes it off the Vorrunde total either way (:func:`vorrunde_standings`).
+
     >>> from stichwerk.tournament.formats import WIELANDSTRASSE
     >>> r = table_series_rules(WIELANDSTRASSE, SeriesRules(seats=5), 4)
     >>> r.games, r.dealer_sits, r.duty_solos
     (10, True, 0)
+    >>> [table_series_rules(WIELANDSTRASSE, SeriesRules(), n).duty_penalty for n in (1, 2, 3)]
+    [0, 0, 15]
     """
     size = base.seats
     if fmt.games_at(size) < 1:
@@ -232,7 +238,7 @@ def table_series_rules(fmt: TournamentFormat, base: SeriesRules, round_number: i
         games=fmt.games_at(size),
         dealer_sits=fmt.sitting_dealer(size),
         duty_solos=fmt.duty_solos if vorrunde else fmt.final_duty_solos,
-        duty_penalty=fmt.duty_penalty,
+        duty_penalty=fmt.duty_penalty if round_number == fmt.rounds else 0,
     )
 
 

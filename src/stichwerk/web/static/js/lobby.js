@@ -12,13 +12,26 @@ const FIXED_SETTINGS = new Set(["name", "players", "allowed_players"]);
 const DEFAULT_BOT = "heuristic";
 /** @type {any} */ let me = null;
 /** @type {any} */ let catalogue = { games: [], bots: [] };
+/** The account's bot accounts (players over the bot websocket). @type {any[]} */ let myBots = [];
 
 async function refresh() {
   me = (await api("/api/me")).user;
   catalogue = await api("/api/games");
   const lists = await api("/api/tables");
+  myBots = me && !me.guest ? (await api("/api/bots")).bots : [];
   root.replaceChildren(
+    // The score sheet for a game with real cards needs no account.
+    el("p", { class: "panel sheet-link" }, [
+      el("a", { href: "/s/new", id: "sheet-link", text: t("sheet.app_name") }), ` – ${t("sheet.lobby_link")}`,
+      " · ", el("a", { href: "/ratings", id: "ratings-link", text: t("ratings.link") }),
+    ]),
+    // A tournament and the ranking lists need no account either.
+    el("p", { class: "panel tournament-link" }, [
+      el("a", { href: "/tournaments/new", id: "tournament-link", text: t("tournament.app_name") }), ` – ${t("tournament.lobby_link")} · `,
+      el("a", { href: "/rankings", id: "rankings-link", text: t("rankings.title") }),
+    ]),
     accountPanel(),
+    ...(me && !me.guest ? [botsPanel()] : []),
     me ? createPanel() : el("p", { class: "note", text: t("lobby.login_first") }),
     tableList(t("lobby.mine"), lists.mine, "mine"),
     tableList(t("lobby.open"), lists.open, "open"),
@@ -31,7 +44,14 @@ function accountPanel() {
     return el("section", { class: "panel account" }, [
       el("span", { id: "whoami", text: t("auth.hello", { name: me.username }) + (me.guest ? ` (${t("auth.guest_note")})` : "") }),
       " ",
-      el("button", { type: "button", text: t("auth.logout"), onclick: () => call("/api/logout", {}) }),
+      el("button", { type: "button", id: "logout", text: t("auth.logout"), onclick: () => call("/api/logout", {}) }),
+      " ",
+      // Ends this account's sessions on every device (a lost phone, a shared computer).
+      el("button", {
+        type: "button", id: "logout-all", title: t("auth.logout_all_title"), text: t("auth.logout_all"),
+        onclick: () => call("/api/logout_everywhere", {}),
+      }),
+      me.guest ? null : passwordForm(),
     ]);
   }
   const user = el("input", { name: "username", autocomplete: "username", required: true, "aria-label": t("auth.username"), placeholder: t("auth.username") });
@@ -45,6 +65,92 @@ function accountPanel() {
     ]),
     el("button", { type: "button", class: "primary", id: "guest", text: t("auth.guest"), onclick: () => call("/api/guest", {}) }),
   ]);
+}
+
+/** A new password; the server ends every other login of the account. */
+function passwordForm() {
+  const old = el("input", { type: "password", id: "old-password", autocomplete: "current-password", required: true, "aria-label": t("auth.old_password"), placeholder: t("auth.old_password") });
+  const fresh = el("input", { type: "password", id: "new-password", autocomplete: "new-password", required: true, minlength: 8, "aria-label": t("auth.new_password"), placeholder: t("auth.new_password") });
+  const form = el("form", { class: "login", id: "password-form" }, [
+    old, fresh, el("button", { type: "submit", text: t("auth.change_password") }),
+  ]);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await api("/api/password", {
+        old_password: /** @type {HTMLInputElement} */ (old).value,
+        new_password: /** @type {HTMLInputElement} */ (fresh).value,
+      });
+      toast(t("auth.password_changed"));
+      await refresh();
+    } catch (error) {
+      toast(/** @type {Error} */ (error).message);
+    }
+  });
+  return el("details", { class: "password" }, [el("summary", { text: t("auth.change_password") }), form]);
+}
+
+/** The account's bot accounts: make one, get a new token, revoke one. A token is shown once. */
+function botsPanel() {
+  const shown = el("div", { id: "bot-token-box" });
+  /** @param {string} name @param {string} token */
+  function showToken(name, token) {
+    shown.replaceChildren(
+      el("p", { text: t("bots.token_once", { name }) }),
+      el("input", { class: "bot-token", id: "bot-token", readonly: true, value: token, "aria-label": t("bots.token_once", { name }) }),
+    );
+  }
+  const list = el("ul", { id: "bot-list" });
+  for (const bot of myBots) {
+    list.append(el("li", { "data-bot": bot.name }, [
+      el("strong", { text: bot.name }), " – ",
+      bot.token_hint ? t("bots.token", { hint: bot.token_hint }) : t("bots.no_token"), " ",
+      el("button", { type: "button", class: "new-token", text: t("bots.new_token"), onclick: async () => {
+        try {
+          const made = await api(`/api/bots/${encodeURIComponent(bot.name)}/token`, {});
+          await refresh();
+          showTokenAfter(made.bot.name, made.token);
+        } catch (error) { toast(/** @type {Error} */ (error).message); }
+      } }), " ",
+      bot.token_hint ? el("button", { type: "button", class: "revoke", text: t("bots.revoke"), onclick: async () => {
+        try {
+          await api(`/api/bots/${encodeURIComponent(bot.name)}/revoke`, {});
+          toast(t("bots.revoked"));
+          await refresh();
+        } catch (error) { toast(/** @type {Error} */ (error).message); }
+      } }) : null,
+    ]));
+  }
+  if (!myBots.length) list.append(el("li", { class: "note", text: t("bots.none") }));
+  const name = el("input", { id: "bot-name", required: true, minlength: 3, maxlength: 24, "aria-label": t("bots.name"), placeholder: t("bots.name") });
+  const form = el("form", { class: "login", id: "bot-form" }, [name, el("button", { type: "submit", text: t("bots.create") })]);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const made = await api("/api/bots", { name: /** @type {HTMLInputElement} */ (name).value });
+      await refresh();
+      showTokenAfter(made.bot.name, made.token);
+    } catch (error) {
+      toast(/** @type {Error} */ (error).message);
+    }
+  });
+  pendingToken = showToken;
+  return el("details", { class: "panel bots", id: "bots-panel", open: Boolean(shownToken) }, [
+    el("summary", { text: t("bots.title") }),
+    el("p", { class: "note", text: t("bots.hint") }),
+    list, form, shown,
+  ]);
+}
+
+/** Shows a new token in the (redrawn) bots panel. @type {((name: string, token: string) => void)|null} */
+let pendingToken = null;
+/** @type {string|null} */ let shownToken = null;
+/** @param {string} name @param {string} token */
+function showTokenAfter(name, token) {
+  shownToken = token;
+  const panel = document.getElementById("bots-panel");
+  if (panel) panel.setAttribute("open", "");
+  if (pendingToken) pendingToken(name, token);
 }
 
 /** @param {string} path @param {any} body */
@@ -171,6 +277,8 @@ function createPanel() {
       const kind = el("select", { "data-seat-kind": i, "aria-label": t("lobby.seat", { n: i + 1 }) }, [
         el("option", { value: "human", text: t("lobby.person"), selected: i === 0 }),
         el("option", { value: "bot", text: t("lobby.bot"), selected: i !== 0 }),
+        // The account's own bot accounts take a person's seat and play over the bot websocket.
+        ...myBots.map((b) => el("option", { value: `account:${b.name}`, text: t("bots.account", { name: b.name }) })),
       ]);
       const bot = el("select", { "data-seat-bot": i, "aria-label": `${t("lobby.seat", { n: i + 1 })}: ${t("lobby.bot")}` },
         catalogue.bots.map((/** @type {string} */ b) => el("option", { value: b, text: b, selected: b === DEFAULT_BOT })));
@@ -209,7 +317,8 @@ function createPanel() {
     for (let i = 0; i < Number(seatCount.value); i += 1) {
       const kind = /** @type {HTMLSelectElement} */ (seatsBox.querySelector(`[data-seat-kind="${i}"]`)).value;
       const bot = /** @type {HTMLSelectElement} */ (seatsBox.querySelector(`[data-seat-bot="${i}"]`)).value;
-      seats.push({ kind, bot });
+      if (kind.startsWith("account:")) seats.push({ kind: "human", account: kind.slice("account:".length), bot });
+      else seats.push({ kind, bot });
     }
     try {
       const { table } = await api("/api/tables", {

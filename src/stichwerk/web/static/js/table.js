@@ -37,12 +37,45 @@ function connect() {
     document.body.classList.remove("offline");
   });
   socket.addEventListener("message", (event) => onFrame(JSON.parse(event.data)));
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", async () => {
     document.body.classList.add("offline");
     waiting = false;
+    if (await tableGone()) {
+      // Not let in (any more): no such table, or a private one this session may not watch
+      // (never invited, or logged out). Say so, and stop trying.
+      document.body.classList.remove("offline");
+      root.replaceChildren(el("p", { class: "panel note", id: "no-table", text: t("table.no_table") }));
+      return;
+    }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   });
+}
+
+/** Whether the server says there is no such table for this session (a private table answers
+ * only its members); a server that cannot be reached says nothing: keep reconnecting. */
+async function tableGone() {
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`, { credentials: "same-origin" });
+    return response.status === 404;
+  } catch (error) {
+    return false;
+  }
+}
+
+/**
+ * An invite link (…/t/ID?invite=…) lets this account watch the table, a private one too: the
+ * server remembers it, so later visits need no link. Signs in as a guest first if need be.
+ */
+async function redeemInvite() {
+  if (!invite) return;
+  try {
+    const me = await api("/api/me");
+    if (!me.user) await api("/api/guest", {});
+    await api(`/api/tables/${encodeURIComponent(tableId)}/watch`, { invite });
+  } catch (error) {
+    toast(String(/** @type {Error} */ (error).message));
+  }
 }
 
 /** @param {any} message */
@@ -77,6 +110,15 @@ function onFrame(message) {
     frame = message;
     mySeat = message.you;
     waiting = false;
+    render();
+  } else if (message.type === "presence") {
+    // Who is here changed (someone came, left, or a stand-in bot took over): not the game.
+    if (!frame) return;
+    for (const s of message.seats) {
+      const seat = frame.seats[s.seat];
+      if (seat) Object.assign(seat, { connected: s.connected, bot_playing: s.bot_playing });
+    }
+    frame.spectators = message.spectators;
     render();
   } else if (message.type === "error") {
     waiting = false;
@@ -205,6 +247,12 @@ function header(view) {
   else if (view && view.to_act !== null && view.to_act !== undefined && !view.result) {
     status = view.to_act === mySeat ? t("table.your_turn") : t("table.to_act", { name: seatName(view.to_act) });
   }
+  if (frame.spectators) {
+    bits.push(el("span", {
+      class: "watching", id: "watching",
+      text: frame.spectators === 1 ? t("table.watching_1") : t("table.watching", { n: frame.spectators }),
+    }));
+  }
   return el("header", { class: "table-header" }, [
     ...bits,
     el("span", { class: "status" + (view && view.to_act === mySeat && !view.result ? " mine" : ""), id: "status", role: "status", "aria-live": "polite", text: status }),
@@ -212,16 +260,25 @@ function header(view) {
   ]);
 }
 
+/**
+ * The invite link, for those the server shows it to (the creator and the people seated): it
+ * lets a person sit down while seats are free, and watch, a private table too.
+ * @param {string} id
+ */
+function inviteLine(id) {
+  if (!tableMeta || !tableMeta.invite) return null;
+  const link = `${location.origin}/t/${tableId}?invite=${tableMeta.invite}`;
+  return el("p", { class: "invite" }, [
+    el("label", { for: id, text: t("table.invite") + ": " }),
+    el("input", { id, readonly: true, value: link, size: 48 }),
+    el("button", { type: "button", text: t("table.copy"), onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }),
+  ]);
+}
+
 function waitingPanel() {
   const children = [el("h2", { text: t("table.waiting") })];
-  if (tableMeta && tableMeta.invite) {
-    const link = `${location.origin}/t/${tableId}?invite=${tableMeta.invite}`;
-    children.push(el("p", { class: "invite" }, [
-      el("label", { for: "invite-link", text: t("table.invite") + ": " }),
-      el("input", { id: "invite-link", readonly: true, value: link, size: 48 }),
-      el("button", { type: "button", text: t("table.copy"), onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }),
-    ]));
-  }
+  const line = inviteLine("invite-link");
+  if (line) children.push(line);
   // Everyone sees the table's rules before the first deal, overrides first.
   children.push(overridesView(info, profileDefaults, "waiting-rules", settingDocs));
   const closing = closingView({ ...info, closing_rounds: closingNow() }, "waiting-closing");
@@ -266,6 +323,7 @@ function tableArea(view) {
     const tricks = view && view.tricks_won ? view.tricks_won[s] : null;
     const sitting = view && view.sitting === s || (view && view.game === "cego" && view.seats === 5 && view.dealer === s);
     const flags = [];
+    if (seat.bot_account) flags.push(t("table.bot_account"));  // a program plays it (bot websocket)
     if (seat.kind === "bot") flags.push(t("table.bot_kind", { name: seat.name }));
     else if (!seat.taken) flags.push(t("lobby.free"));
     else if (seat.bot_playing) flags.push(t("table.bot_plays"));
@@ -555,8 +613,11 @@ function rulesPanel() {
     closingView({ ...info, closing_rounds: closing }, "closing"),
     closingEditor(),
     overridesView(info, profileDefaults, "rules", settingDocs),
+    // Once play has begun the link still lets people watch (a private table needs it).
+    frame.phase === "waiting" ? null : inviteLine("invite-watch-link"),
   ]);
 }
 
 await loadTexts();
+await redeemInvite();
 connect();

@@ -1,0 +1,136 @@
+"""The first thing every HTTP request meets, before anything reads or parses its body.
+
+In this order, each refusal the app's JSON error with one line:
+
+1. a write (POST, PUT, ...) from another site's page is refused (403): CSRF;
+2. logins, registrations, guest sign-ups and password changes are rate-limited per address
+   (429), and so, more generously, is every other write to the API: a flood costs a dict
+   look-up, not a body read;
+3. an API write must say it sends JSON (415);
+4. a body whose ``Content-Length`` is over the cap is refused (413) without reading a byte of
+   it. A body sent without a length (chunked) is counted as it streams in: the chunk that
+   crosses the cap raises a 413 inside the handler's body read, before anything is parsed (and
+   the rest is never read).
+
+Every response, the refusals included, gets the security headers.
+"""
+
+import re
+
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from stichwerk.server.config import Settings
+from stichwerk.server.ratelimit import KeyedLimiter
+from stichwerk.server.security import SECURITY_HEADERS, origin_allowed
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+ACCOUNT_PATHS = frozenset({"/api/login", "/api/register", "/api/guest", "/api/password"})
+"""Writes that cost an Argon2 hash or make an account: the per-address login limit."""
+LARGE_BODIES: dict[str, int] = {
+    r"/api/sheets/import": 1 << 20,
+    r"/api/tournaments/import": 16 << 20,
+    r"/api/tournaments/[^/]+/changes": 64 << 10,
+    r"/api/tournaments/[^/]+/history": 2 << 20,
+}
+"""Paths (regular expressions matched whole) whose body may be larger than ``max_body``: a
+whole list, a tournament's backup or a club's history to import, a director's registration of
+a hall of players. Each has its own cap; the handler checks its exact limit."""
+_LARGE = [(re.compile(pattern), cap) for pattern, cap in LARGE_BODIES.items()]
+
+
+def client_key(scope: Scope) -> str:
+    """The address a request comes from (the key of the per-address limits)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class Gate:
+    """Pure ASGI middleware (no body buffering, no task per request)."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        settings: Settings,
+        login_limiter: KeyedLimiter,
+        write_limiter: KeyedLimiter,
+    ) -> None:
+        self.app = app
+        self.settings = settings
+        self.login_limiter = login_limiter
+        self.write_limiter = write_limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refusal = self.refuse(scope)
+        if refusal is not None:
+            status, message = refusal
+            response = JSONResponse({"error": message}, status_code=status)
+            response.headers.update(SECURITY_HEADERS)
+            if status == 413:
+                # The rest of the body is not read: the connection cannot be kept.
+                response.headers["connection"] = "close"
+            await response(scope, receive, send)
+            return
+
+        cap = self.body_cap(scope)
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > cap:
+                    # FastAPI lets an HTTPException from the body read through to the app's
+                    # error handler: the JSON 413.
+                    raise HTTPException(413, f"the request body is over {cap} bytes")
+            return message
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for key, value in SECURITY_HEADERS.items():
+                    if key not in headers:
+                        headers[key] = value
+            await send(message)
+
+        await self.app(scope, counted, send_with_headers)
+
+    def body_cap(self, scope: Scope) -> int:
+        """The most bytes a request's body may hold."""
+        path = scope["path"]
+        large = (cap for pattern, cap in _LARGE if pattern.fullmatch(path))
+        return max(self.settings.max_body, next(large, 0))
+
+    def refuse(self, scope: Scope) -> tuple[int, str] | None:
+        """Why the request is refused before it reaches the app, if it is."""
+        headers = Headers(scope=scope)
+        method = scope["method"]
+        path: str = scope["path"]
+        if method not in SAFE_METHODS:
+            origin = headers.get("origin")
+            if origin is not None and not origin_allowed(
+                origin, headers.get("host"), self.settings.allowed_origins
+            ):
+                return 403, "cross-site request refused"
+            if path.startswith("/api/"):
+                key = client_key(scope)
+                limiter = self.login_limiter if path in ACCOUNT_PATHS else self.write_limiter
+                if not limiter.take(key):
+                    return 429, "too many attempts; wait a little"
+                kind = headers.get("content-type", "").split(";")[0].strip().lower()
+                if kind != "application/json":
+                    return 415, "send JSON (application/json)"
+        lengths = headers.getlist("content-length")
+        if lengths:
+            if len(lengths) > 1 or not lengths[0].isdigit() or len(lengths[0]) > 18:
+                return 400, "a bad Content-Length"
+            cap = self.body_cap(scope)
+            if int(lengths[0]) > cap:
+                return 413, f"the request body is over {cap} bytes"
+        return None

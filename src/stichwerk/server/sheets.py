@@ -1,0 +1,691 @@
+"""Score sheets over HTTP and websockets: lists kept by a table playing with real cards.
+
+No accounts: a list has two unguessable links (tokens from ``secrets``), a *scorer* link that
+may enter, correct and delete deals, and a read-only *follower* link. Everything is scored by
+``stichwerk.sheet`` (the engines' own scoring); this module only stores, serves and broadcasts.
+
+- ``SheetHub`` keeps the lists in use in memory, each rebuilt from its change log
+  (``stichwerk.sheet.log.replay``). A change is applied under the list's lock, committed by the
+  ``ChangeWriter`` and only then answered and broadcast, so an acknowledged entry survives a
+  crash; a refused change is never stored; a change whose key was applied before answers as the
+  first time and changes nothing.
+- Every page open on a list holds a websocket (``/ws/sheets/{token}``) and gets the whole sheet
+  after each change (the latest one only, if it falls behind).
+- The pages (``/s/new``, ``/s/{token}``) work offline: a service worker (``/s/sw.js``) keeps
+  them, the browser code and Pyodide, and the phone scores waiting entries with the same Python
+  (``/s/py/stichwerk.zip``, run in a worker, ``/s/py/worker.js``).
+"""
+
+import asyncio
+import contextlib
+import hashlib
+import io
+import json
+import logging
+import mimetypes
+import os
+import re
+import zipfile
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import segno
+from fastapi import APIRouter, HTTPException, Query, Request, WebSocket
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+import stichwerk
+from stichwerk.core.errors import StichwerkError
+from stichwerk.games import get_game
+from stichwerk.server.ratelimit import KeyedLimiter, TokenBucket
+from stichwerk.server.security import origin_allowed
+from stichwerk.sheet import Sheet, SheetConflict, read_lines, read_settings, write_csv, write_lines
+from stichwerk.sheet.log import replay
+from stichwerk.storage.db import Database
+from stichwerk.storage.sheets import ChangeWriter, ListInfo, NewChange, SheetRepo
+from stichwerk.web import LANGUAGES, STATIC, pick_language, texts
+from stichwerk.web import pyodide as vendor
+
+if TYPE_CHECKING:
+    from fastapi.templating import Jinja2Templates
+
+log = logging.getLogger("stichwerk.sheets")
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
+CREATE_LIMIT = 8 * 1024
+CHANGE_LIMIT = 16 * 1024
+IMPORT_LIMIT = 1024 * 1024
+WS_MESSAGE_LIMIT = 1024
+JSON = "application/json"
+KEPT_LISTS = 2000
+"""Lists kept in memory besides those open on a page (the least used are rebuilt when asked)."""
+PURE_PACKAGES = ("core", "cego", "doppelkopf", "sheet")
+"""What the phone runs: the rules and the sheet, which need the standard library only."""
+STATIC_FILES = (
+    "css/app.css",
+    "css/sheet.css",
+    "js/common.js",
+    "js/words.js",
+    "js/panels.js",
+    "js/cards.js",
+    "js/rules.js",
+    "js/sheet.js",
+    "js/sheet_new.js",
+    "js/sheet_form.js",
+    "js/sheet_store.js",
+    "js/sheet_worker.js",
+    "i18n/de.json",
+    "i18n/en.json",
+    "favicon.svg",
+    "icons/sheet-192.png",
+    "icons/sheet-512.png",
+)
+"""The static files a sheet page needs, kept by the service worker for offline use."""
+WORKER_CSP = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; base-uri 'none'"
+)
+"""The Pyodide worker compiles WebAssembly, which a page's own policy does not allow."""
+
+
+# -- the lists in memory ----------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One open page: it is sent the latest frame whenever the list changes (a page that falls
+    behind skips to the newest sheet, so a slow phone never holds up the others)."""
+
+    latest: str | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+
+    def send(self, text: str) -> None:
+        self.latest = text
+        self.wake.set()
+
+
+@dataclass(eq=False)
+class LiveList:
+    """A list in memory: its sheet as of change ``seq``, and the pages watching it."""
+
+    info: ListInfo
+    sheet: Sheet
+    seq: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: set[Watcher] = field(default_factory=set)
+    last_change: dict[str, Any] | None = None
+    _text: str | None = None
+    _frame: str | None = None
+
+    def sheet_text(self) -> str:
+        """The sheet as JSON text, written once per change for every page and answer; each
+        row's text is written once for good (``Row.json_text``), so a change writes one row and
+        keeps no second copy of the sheet as objects (few objects: short garbage collections)."""
+        if self._text is None:
+            head = json.dumps(self.sheet.to_json(rows=False), ensure_ascii=False)
+            rows = ", ".join(row.json_text for row in self.sheet.rows)
+            self._text = f'{{"rows": [{rows}], {head[1:]}'
+        return self._text
+
+    def frame(self) -> str:
+        """The ``sheet`` frame every page gets: the position in the log, the change that led
+        there (so a page keeping the log can follow) and the whole sheet."""
+        if self._frame is None:
+            head = json.dumps({"type": "sheet", "seq": self.seq, "change": self.last_change},
+                              ensure_ascii=False)  # fmt: skip
+            self._frame = f'{head[:-1]}, "sheet": {self.sheet_text()}}}'
+        return self._frame
+
+    def changed(self, seq: int, change: dict[str, Any] | None) -> None:
+        """The sheet has taken change ``seq``: send every page the new sheet."""
+        self.seq, self.last_change = seq, change
+        self._text = self._frame = None
+        text = self.frame()
+        for watcher in self.watchers:
+            watcher.send(text)
+
+
+def _load(repo: SheetRepo, list_id: str) -> LiveList | None:
+    """A list rebuilt from its stored log (runs in a worker thread)."""
+    info = repo.get(list_id)
+    if info is None:
+        return None
+    changes = repo.changes(list_id)
+    sheet = replay(info.settings, (c.change for c in changes))
+    return LiveList(info, sheet, changes[-1].seq if changes else 0)
+
+
+class SheetHub:
+    """The lists this process serves; the only writer of their logs."""
+
+    def __init__(self, repo: SheetRepo) -> None:
+        self.repo = repo
+        self.writer = ChangeWriter(repo)
+        self._lists: OrderedDict[str, LiveList] = OrderedDict()
+        self._loading = asyncio.Lock()
+        self._tokens: dict[str, tuple[str, str]] = {}
+        """Links already looked up: token → (list id, role). A link never changes."""
+
+    async def open(self, token: str) -> tuple[LiveList, str]:
+        """The list a link opens and the link's role; 404 for an unknown link."""
+        if not TOKEN.fullmatch(token):
+            raise HTTPException(404, "no such score sheet (check the link)")
+        known = self._tokens.get(token)
+        if known is None:
+            found = await asyncio.to_thread(self.repo.by_token, token)
+            if found is None:
+                raise HTTPException(404, "no such score sheet (check the link)")
+            known = self._tokens[token] = (found[0].id, found[1])
+        list_id, role = known
+        return await self.live(list_id), role
+
+    async def live(self, list_id: str) -> LiveList:
+        live = self._lists.get(list_id)
+        if live is None:
+            async with self._loading:
+                live = self._lists.get(list_id)
+                if live is None:
+                    try:
+                        loaded = await asyncio.to_thread(_load, self.repo, list_id)
+                    except StichwerkError as exc:
+                        log.error("score sheet %s cannot be rebuilt: %s", list_id, exc)
+                        raise HTTPException(503, f"this list cannot be read: {exc}") from None
+                    if loaded is None:
+                        raise HTTPException(404, "no such score sheet (check the link)")
+                    live = loaded
+                    self._lists[list_id] = live
+        self._lists.move_to_end(list_id)
+        self._forget_idle()
+        return live
+
+    def _forget_idle(self) -> None:
+        if len(self._lists) <= KEPT_LISTS:
+            return
+        for list_id, live in list(self._lists.items()):
+            if len(self._lists) <= KEPT_LISTS:
+                break
+            if not live.watchers and not live.lock.locked():
+                del self._lists[list_id]
+
+    async def apply(self, live: LiveList, change: dict[str, Any], link: str) -> Response:
+        """Apply ``change`` to the list, store it, broadcast it; the answer for the phone."""
+        async with live.lock:
+            try:
+                done = live.sheet.apply(change)
+            except SheetConflict as exc:
+                raise HTTPException(409, str(exc)) from None
+            except StichwerkError as exc:
+                raise HTTPException(400, str(exc)) from None
+            if not done.duplicate:
+                stored = {**change, "key": done.key}
+                if done.kind == "add":
+                    stored["entry"] = done.entry_id
+                try:
+                    await self.writer.append(
+                        NewChange(live.info.id, live.seq + 1, done.key, stored, link)
+                    )
+                except Exception:
+                    log.exception("could not store a change of score sheet %s", live.info.id)
+                    # The sheet in memory has the change the database refused: rebuild it.
+                    self._lists.pop(live.info.id, None)
+                    raise HTTPException(503, "the change could not be saved; try again") from None
+                live.changed(live.seq + 1, stored)
+            head = json.dumps(
+                {
+                    "applied": {
+                        "op": done.kind,
+                        "entry": done.entry_id,
+                        "key": done.key,
+                        "duplicate": done.duplicate,
+                    },
+                    "seq": live.seq,
+                }
+            )
+            # The sheet's text is the one every page was just sent: written once.
+            return Response(f'{head[:-1]}, "sheet": {live.sheet_text()}}}', media_type=JSON)
+
+    async def create(
+        self, settings: dict[str, Any], changes: list[tuple[str, dict[str, Any]]], link: str
+    ) -> ListInfo:
+        return await asyncio.to_thread(self.repo.create_list, settings, changes, link=link)
+
+    def forget(self, list_id: str) -> None:
+        """Drop a list from memory (its rows were put in place anew, by a tournament's backup
+        imported over it): its pages are closed and reconnect to the list as stored."""
+        live = self._lists.pop(list_id, None)
+        if live is not None:
+            for watcher in live.watchers:
+                watcher.closed = True
+                watcher.wake.set()
+
+    def close(self) -> None:
+        for live in self._lists.values():
+            for watcher in live.watchers:
+                watcher.closed = True
+                watcher.wake.set()
+        self.writer.close()
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _hub(request: Request | WebSocket) -> SheetHub:
+    hub: SheetHub = request.app.state.sheets
+    return hub
+
+
+async def _json_body(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object, refused (413, one line) past ``limit`` bytes."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise HTTPException(413, f"the request is too large (at most {limit // 1024} KiB)")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise HTTPException(413, f"the request is too large (at most {limit // 1024} KiB)")
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise HTTPException(400, "the request is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise HTTPException(400, "the request must be a JSON object")
+    return data
+
+
+def _links(info: ListInfo, role: str) -> dict[str, str]:
+    """The list's links as paths; the scorer link only for a scorer."""
+    links = {"follower": f"/s/{info.follower_token}"}
+    if role == "scorer":
+        links["scorer"] = f"/s/{info.scorer_token}"
+    return links
+
+
+@cache
+def _profile_settings(game: str, profile: str) -> dict[str, Any]:
+    settings: dict[str, Any] = get_game(game).settings(profile)
+    return settings
+
+
+def _answer(live: LiveList, role: str) -> Response:
+    """A list as a page opens it: the link's role, the links it may see, the position in the
+    log, the rules in force (the profile's settings with the list's overrides, for the entry
+    form) and the sheet."""
+    info = live.info
+    settings = info.settings
+    rules = {**_profile_settings(info.game, settings["profile"]), **settings["options"]}
+    head = json.dumps(
+        {"role": role, "seq": live.seq, "links": _links(info, role), "rules": rules},
+        ensure_ascii=False,
+    )
+    return Response(f'{head[:-1]}, "sheet": {live.sheet_text()}}}', media_type=JSON)
+
+
+def _need_scorer(role: str) -> None:
+    if role != "scorer":
+        raise HTTPException(403, "this is the read-only link: enter deals with the scorer link")
+
+
+def _filename(info: ListInfo, suffix: str) -> str:
+    title = str(info.settings.get("title") or info.game)
+    safe = re.sub(r"[^A-Za-z0-9_-]+", "-", title).strip("-")[:40] or info.game
+    return f"stichwerk-{safe}-{info.created_at:%Y-%m-%d}.{suffix}"
+
+
+def _download(body: str, media: str, name: str) -> Response:
+    return Response(
+        body, media_type=media, headers={"content-disposition": f'attachment; filename="{name}"'}
+    )
+
+
+@cache
+def pure_zip() -> tuple[bytes, str]:
+    """The rules and the sheet as a zip for the phone's Python, and its content hash."""
+    root = Path(stichwerk.__file__).parent
+    files = [root / "__init__.py", root / "games.py"]
+    for package in PURE_PACKAGES:
+        files += sorted((root / package).rglob("*.py"))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in files:
+            info = zipfile.ZipInfo(f"stichwerk/{path.relative_to(root).as_posix()}")
+            info.date_time = (2020, 1, 1, 0, 0, 0)  # the same bytes for the same code
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    data = buffer.getvalue()
+    return data, hashlib.sha256(data).hexdigest()[:16]
+
+
+@cache
+def offline_version() -> str:
+    """One hash of everything the service worker keeps: a change makes phones fetch anew."""
+    digest = hashlib.sha256(pure_zip()[1].encode())
+    digest.update(vendor.VERSION.encode())
+    for name in STATIC_FILES:
+        path = STATIC / name
+        digest.update(path.read_bytes() if path.exists() else b"-")
+    return digest.hexdigest()[:16]
+
+
+def precache() -> list[str]:
+    """The URLs the service worker keeps when it is installed: the pages' code and texts."""
+    zip_hash = pure_zip()[1]
+    urls = ["/s/new", f"/s/py/stichwerk.zip?v={zip_hash}", f"/s/py/worker.js?v={offline_version()}"]
+    urls += [f"/static/{name}" for name in STATIC_FILES if (STATIC / name).exists()]
+    # Not Pyodide: only a scorer's page needs it, and its worker's requests keep it.
+    return urls
+
+
+def _qr_svg(url: str) -> str:
+    qr = segno.make(url, error="m")
+    buffer = io.BytesIO()
+    qr.save(buffer, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, title=url)
+    return buffer.getvalue().decode()
+
+
+# -- the JSON API -----------------------------------------------------------------------------
+
+
+def sheet_api() -> APIRouter:
+    """``/api/sheets``: create, read, preview, change, export and import lists."""
+    router = APIRouter(prefix="/api/sheets")
+    rate = float(os.environ.get("STICHWERK_SHEET_CREATE_RATE") or 1.0)
+    creating = KeyedLimiter(rate=rate, burst=max(30.0, rate))
+
+    def _limit(request: Request) -> None:
+        if not creating.take(request.client.host if request.client else "unknown"):
+            raise HTTPException(429, "too many new lists from here; wait a little")
+
+    @router.post("")
+    async def create(request: Request) -> Response:
+        """A new list from its settings (``docs/sheet.md``: the settings line's keys)."""
+        _limit(request)
+        body = await _json_body(request, CREATE_LIMIT)
+        try:
+            settings = read_settings(body)
+        except StichwerkError as exc:
+            raise HTTPException(400, str(exc)) from None
+        hub = _hub(request)
+        info = await hub.create(settings.to_json(), [], "scorer")
+        return _answer(await hub.live(info.id), "scorer")
+
+    @router.post("/import")
+    async def import_list(request: Request) -> Response:
+        """A new list from a JSON-lines file (``{"text": ...}``, as the export writes it)."""
+        _limit(request)
+        body = await _json_body(request, IMPORT_LIMIT)
+        text = body.get("text")
+        if set(body) != {"text"} or not isinstance(text, str):
+            raise HTTPException(400, "'text': send the list's JSON lines as {\"text\": ...}")
+        try:
+            sheet = await asyncio.to_thread(read_lines, text)
+        except StichwerkError as exc:
+            raise HTTPException(400, str(exc)) from None
+        changes = [
+            (e.id, {"op": "add", "summary": e.summary, "entry": e.id, "key": e.id})
+            for e in sheet.entries
+        ]
+        hub = _hub(request)
+        info = await hub.create(sheet.settings.to_json(), changes, "import")
+        return _answer(await hub.live(info.id), "scorer")
+
+    @router.get("/{token}")
+    async def get(request: Request, token: str) -> Response:
+        live, role = await _hub(request).open(token)
+        return _answer(live, role)
+
+    @router.get("/{token}/changes")
+    async def changes(
+        request: Request, token: str, since: int = Query(0, ge=0, le=10**9)
+    ) -> dict[str, Any]:
+        """The change log after position ``since``: who entered what, and when."""
+        hub = _hub(request)
+        live, _ = await hub.open(token)
+        rows = await asyncio.to_thread(hub.repo.changes, live.info.id, since)
+        return {"settings": live.info.settings, "seq": live.seq,
+                "changes": [r.to_json() for r in rows]}  # fmt: skip
+
+    @router.post("/{token}/preview")
+    async def preview(request: Request, token: str) -> dict[str, Any]:
+        """The scored line a summary would make (as the next deal, or in place of ``entry``),
+        with its items, without saving anything."""
+        body = await _json_body(request, CHANGE_LIMIT)
+        live, role = await _hub(request).open(token)
+        _need_scorer(role)
+        summary, entry = body.get("summary"), body.get("entry")
+        if not set(body) <= {"summary", "entry"} or not isinstance(summary, dict):
+            raise HTTPException(400, "'summary': send {\"summary\": {...}}, 'entry' to correct")
+        if entry is not None and not isinstance(entry, str):
+            raise HTTPException(400, "'entry' must be a deal's id")
+        try:
+            row = live.sheet.preview(summary, entry_id=entry)
+        except StichwerkError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return {"row": row.to_json()}
+
+    @router.post("/{token}/changes")
+    async def change(request: Request, token: str) -> Response:
+        """Add, correct or delete a deal (``docs/sheet.md``: changes and their log)."""
+        body = await _json_body(request, CHANGE_LIMIT)
+        hub = _hub(request)
+        live, role = await hub.open(token)
+        _need_scorer(role)
+        return await hub.apply(live, body, "scorer")
+
+    @router.get("/{token}/export.jsonl")
+    async def export_lines(request: Request, token: str) -> Response:
+        live, _ = await _hub(request).open(token)
+        return _download(
+            write_lines(live.sheet), "application/x-ndjson", _filename(live.info, "jsonl")
+        )
+
+    @router.get("/{token}/export.csv")
+    async def export_csv(request: Request, token: str) -> Response:
+        live, _ = await _hub(request).open(token)
+        return _download(write_csv(live.sheet), "text/csv", _filename(live.info, "csv"))
+
+    @router.get("/{token}/qr/{which}.svg")
+    async def qr(request: Request, token: str, which: str) -> Response:
+        """A QR code of the list's follower (or, for a scorer, scorer) link."""
+        live, role = await _hub(request).open(token)
+        if which not in ("scorer", "follower"):
+            raise HTTPException(404, "a QR code is of the 'scorer' or the 'follower' link")
+        if which == "scorer":
+            _need_scorer(role)
+        path = _links(live.info, role)[which]
+        url = str(request.base_url).rstrip("/") + path
+        return Response(
+            _qr_svg(url), media_type="image/svg+xml", headers={"cache-control": "private"}
+        )
+
+    return router
+
+
+# -- live updates -----------------------------------------------------------------------------
+
+
+async def sheet_socket(websocket: WebSocket, token: str) -> None:
+    """``/ws/sheets/{token}``: a ``hello`` (the role), then the whole sheet after every change.
+    The page sends nothing (entries go over HTTP, with their keys); a client that floods the
+    socket or sends large messages is closed (1008)."""
+    from stichwerk.server.app import services
+
+    settings = services(websocket).settings
+    if not origin_allowed(
+        websocket.headers.get("origin"), websocket.headers.get("host"), settings.allowed_origins
+    ):
+        await websocket.close(code=1008)
+        return
+    hub = _hub(websocket)
+    try:
+        live, role = await hub.open(token[:64])
+    except HTTPException:
+        await websocket.close(code=1008)
+        return
+    await websocket.accept()
+    watcher = Watcher()
+    live.watchers.add(watcher)
+    watcher.send(live.frame())
+
+    async def pump() -> None:
+        await websocket.send_text(json.dumps({"type": "hello", "role": role}))
+        while not watcher.closed:
+            await watcher.wake.wait()
+            watcher.wake.clear()
+            text, watcher.latest = watcher.latest, None
+            if text is not None and not watcher.closed:
+                await websocket.send_text(text)
+
+    sender = asyncio.create_task(pump())
+    bucket = TokenBucket(5.0, 20.0)
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text") or ""
+            if len(text) > WS_MESSAGE_LIMIT or not bucket.take():
+                await websocket.close(code=1008)
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        live.watchers.discard(watcher)
+        watcher.closed = True
+        watcher.wake.set()
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+        if websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+
+# -- pages, the service worker, the phone's Python --------------------------------------------
+
+
+def sheet_pages(templates: "Jinja2Templates") -> APIRouter:
+    """The sheet's pages, its manifest and service worker, and what the phone's Python needs."""
+    router = APIRouter()
+
+    def page(request: Request, name: str, **context: Any) -> HTMLResponse:
+        lang = pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
+        return templates.TemplateResponse(
+            request,
+            name,
+            {
+                "lang": lang,
+                "t": texts(lang),
+                "user": None,
+                "languages": LANGUAGES,
+                "offline": {
+                    "zip": f"/s/py/stichwerk.zip?v={pure_zip()[1]}",
+                    "worker": f"/s/py/worker.js?v={offline_version()}",
+                    "pyodide": vendor.URL if vendor.installed() else "",
+                },
+                **context,
+            },
+        )
+
+    @router.get("/s/new", response_class=HTMLResponse)
+    async def new_list(request: Request) -> HTMLResponse:
+        return page(request, "sheet_new.html", manifest="/s/manifest.webmanifest")
+
+    @router.get("/s/sw.js")
+    async def service_worker() -> Response:
+        source = (STATIC / "js" / "sheet_sw.js").read_text(encoding="utf-8")
+        offline = {"version": offline_version(), "precache": precache()}
+        head = f"self.SHEET_OFFLINE = {json.dumps(offline)};\n"
+        return Response(
+            head + source,
+            media_type="text/javascript",
+            headers={"cache-control": "no-cache", "service-worker-allowed": "/s/"},
+        )
+
+    @router.get("/s/manifest.webmanifest")
+    async def manifest(request: Request) -> Response:
+        return _manifest(request, "/s/new", None)
+
+    @router.get("/s/py/stichwerk.zip")
+    async def python_zip() -> Response:
+        data, digest = pure_zip()
+        return Response(
+            data,
+            media_type="application/zip",
+            headers={"etag": f'"{digest}"', "cache-control": "public, max-age=31536000, immutable"},
+        )
+
+    @router.get("/s/py/pyodide/{version}/{name}")
+    async def pyodide_file(request: Request, version: str, name: str) -> Response:
+        """Pyodide's files, gzip-compressed where the browser takes it; they never change."""
+        if version != vendor.VERSION or name not in vendor.FILES or not vendor.installed():
+            raise HTTPException(404, "no such file")
+        path = vendor.DIR / name
+        media = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        headers = {
+            "cache-control": "public, max-age=31536000, immutable",
+            "vary": "accept-encoding",
+        }
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers["content-encoding"] = "gzip"
+            path = vendor.DIR / f"{name}.gz"
+        return FileResponse(path, media_type=media, headers=headers)
+
+    @router.get("/s/py/worker.js")
+    async def python_worker() -> Response:
+        source = (STATIC / "js" / "sheet_worker.js").read_text(encoding="utf-8")
+        return Response(
+            source,
+            media_type="text/javascript",
+            headers={"content-security-policy": WORKER_CSP, "cache-control": "no-cache"},
+        )
+
+    @router.get("/s/{token}", response_class=HTMLResponse)
+    async def list_page(request: Request, token: str) -> HTMLResponse:
+        if not TOKEN.fullmatch(token):
+            raise HTTPException(404, "no such score sheet (check the link)")
+        found = await asyncio.to_thread(_hub(request).repo.by_token, token)
+        if found is None:
+            raise HTTPException(404, "no such score sheet (check the link)")
+        return page(request, "sheet.html", token=token, manifest=f"/s/{token}/manifest.webmanifest")
+
+    @router.get("/s/{token}/manifest.webmanifest")
+    async def list_manifest(request: Request, token: str) -> Response:
+        live, _ = await _hub(request).open(token)
+        return _manifest(request, f"/s/{token}", str(live.info.settings.get("title") or ""))
+
+    return router
+
+
+def _manifest(request: Request, start: str, title: str | None) -> Response:
+    lang = pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
+    name = texts(lang)["sheet"]["app_name"]
+    body = {
+        "name": f"{title} – {name}" if title else name,
+        "short_name": name,
+        "start_url": start,
+        "scope": "/s/",
+        "display": "standalone",
+        "background_color": "#eef0ea",
+        "theme_color": "#174a2f",
+        "lang": lang,
+        "icons": [
+            {"src": "/static/icons/sheet-192.png", "sizes": "192x192", "type": "image/png"},
+            {"src": "/static/icons/sheet-512.png", "sizes": "512x512", "type": "image/png"},
+        ],
+    }
+    return JSONResponse(body, media_type="application/manifest+json")
+
+
+def install(app: Any, db: Database, templates: "Jinja2Templates") -> SheetHub:
+    """Add the score sheet to the app (its routes, websocket and hub); returns the hub, which
+    the app closes on shutdown."""
+    hub = SheetHub(SheetRepo(db))
+    app.state.sheets = hub
+    app.include_router(sheet_api())
+    app.include_router(sheet_pages(templates))
+    app.add_api_websocket_route("/ws/sheets/{token}", sheet_socket)
+    return hub

@@ -1,0 +1,53 @@
+"""A list from its change log: the one way a stored or a phone's list is rebuilt.
+
+The server keeps a list as its settings plus every accepted change (add, correct, delete, each
+with its idempotency key); ``replay`` plays them through :meth:`Sheet.apply` in order. The web
+page runs this very module in the browser (Pyodide) to score deals entered with no connection:
+``phone`` replays the server's log, then tries the phone's own waiting changes on top, and
+previews a deal, all in one JSON call. So the phone and the server never score apart.
+"""
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from stichwerk.core.errors import StichwerkError
+from stichwerk.sheet.settings import read_settings
+from stichwerk.sheet.sheet import Sheet, SheetConflict
+
+
+def replay(settings: Mapping[str, Any], changes: Iterable[Mapping[str, Any]]) -> Sheet:
+    """The sheet of ``settings`` (a header, as ``ListSettings.to_json`` writes it) after
+    ``changes``; the first change that does not apply raises its one-line ``SheetError``."""
+    sheet = Sheet(read_settings(settings))
+    for change in changes:
+        sheet.apply(change)
+    return sheet
+
+
+def phone(request: str) -> str:
+    """One call from the page: ``{"settings", "log": [change ...], "pending": [change ...],
+    "preview"?: {"summary", "entry"?}}`` → ``{"sheet", "pending": [{"key", "ok", "conflict",
+    "error"}], "preview": {"row"} | {"error"}}`` as JSON. A waiting change that would be refused
+    now is left out of the sheet and says why (``conflict``: another phone changed that deal)."""
+    call = json.loads(request)
+    sheet = replay(call["settings"], call.get("log", []))
+    outcomes: list[dict[str, Any]] = []
+    for change in call.get("pending", []):
+        key = change.get("key")
+        try:
+            sheet.apply(change)
+            outcomes.append({"key": key, "ok": True, "conflict": False, "error": None})
+        except SheetConflict as exc:
+            outcomes.append({"key": key, "ok": False, "conflict": True, "error": str(exc)})
+        except StichwerkError as exc:
+            outcomes.append({"key": key, "ok": False, "conflict": False, "error": str(exc)})
+    out: dict[str, Any] = {"sheet": sheet.to_json(), "pending": outcomes, "preview": None}
+    wanted = call.get("preview")
+    if wanted is not None:
+        try:
+            row = sheet.preview(wanted["summary"], entry_id=wanted.get("entry"))
+            out["preview"] = {"row": row.to_json()}
+        except StichwerkError as exc:
+            out["preview"] = {"error": str(exc)}
+    return json.dumps(out)

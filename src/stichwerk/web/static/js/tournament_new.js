@@ -1,0 +1,92 @@
+// @ts-check
+// A new tournament: its name, format, date, place and the club or series whose ranking lists
+// it joins; or a tournament taken over from a backup file (a second laptop). Below, the
+// tournaments this device has directed.
+
+import { api, el, loadTexts, t, toast } from "./common.js";
+
+const root = /** @type {HTMLElement} */ (document.getElementById("tournament-new"));
+const DEVICE_KEY = "stichwerk.tournaments";
+
+async function draw() {
+  const [formats, series] = await Promise.all([api("/api/tournaments/formats"), api("/api/rankings")]);
+  const format = /** @type {HTMLSelectElement} */ (el("select", { id: "t-format" },
+    formats.formats.map((/** @type {any} */ f) => el("option", { value: f.name, text: `${f.name} (${f.game})` }))));
+  const describe = el("p", { class: "note", id: "t-format-note" });
+  const note = () => {
+    const f = formats.formats.find((/** @type {any} */ x) => x.name === format.value);
+    describe.textContent = f ? f.description : "";
+  };
+  format.addEventListener("change", note);
+  note();
+  const today = new Date();
+  const iso = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, "0")}-${String(today.getDate()).padStart(2, "0")}`;
+  const name = /** @type {HTMLInputElement} */ (el("input", { id: "t-name", required: true, maxlength: 120, placeholder: t("tournament.name_hint") }));
+  const date = /** @type {HTMLInputElement} */ (el("input", { id: "t-date", type: "date", required: true, value: iso }));
+  const place = /** @type {HTMLInputElement} */ (el("input", { id: "t-place", maxlength: 120 }));
+  const club = /** @type {HTMLInputElement} */ (el("input", { id: "t-series", required: true, maxlength: 120, list: "known-series" }));
+  const seed = /** @type {HTMLInputElement} */ (el("input", { id: "t-seed", maxlength: 40, pattern: "[A-Za-z0-9_.\\-]+" }));
+  const known = el("datalist", { id: "known-series" }, series.series.map((/** @type {any} */ s) => el("option", { value: s.series })));
+  if (series.series.length === 1) club.value = series.series[0].series;
+  const form = el("form", { class: "create", id: "create-tournament" }, [
+    el("h2", { text: t("tournament.new_title") }),
+    el("label", {}, [t("tournament.name"), " ", name]),
+    el("label", {}, [t("tournament.format"), " ", format]), describe,
+    el("label", {}, [t("tournament.date"), " ", date]),
+    el("label", {}, [t("tournament.place"), " ", place]),
+    el("label", {}, [t("tournament.series"), " ", club, known]),
+    el("details", {}, [el("summary", { text: t("tournament.seed") }), el("p", { class: "note", text: t("tournament.seed_hint") }), seed]),
+    el("button", { type: "submit", class: "primary", id: "t-create", text: t("tournament.create") }),
+  ]);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const made = await api("/api/tournaments", {
+        name: name.value, format: format.value, date: date.value, place: place.value, series: club.value,
+        ...(seed.value ? { seed: seed.value } : {}),
+      });
+      location.href = made.links.director;
+    } catch (error) {
+      toast(/** @type {Error} */ (error).message);
+    }
+  });
+  const file = /** @type {HTMLInputElement} */ (el("input", { type: "file", id: "backup-file", accept: ".json,application/json" }));
+  const replace = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: "backup-replace" }));
+  const takeOver = el("section", { class: "panel", id: "take-over" }, [
+    el("h2", { text: t("tournament.import") }),
+    el("p", { class: "note", text: t("tournament.import_hint") }),
+    file,
+    el("label", {}, [replace, " ", t("tournament.replace")]),
+    el("button", {
+      type: "button", id: "backup-import", text: t("tournament.import_button"),
+      onclick: async () => {
+        if (!file.files || !file.files[0]) return;
+        try {
+          const backup = JSON.parse(await file.files[0].text());
+          const made = await api("/api/tournaments/import", { backup, replace: replace.checked });
+          location.href = made.links.director;
+        } catch (error) {
+          toast(/** @type {Error} */ (error).message);
+        }
+      },
+    }),
+  ]);
+  /** @type {any[]} */ let mine = [];
+  try {
+    mine = JSON.parse(localStorage.getItem(DEVICE_KEY) || "[]");
+  } catch {
+    mine = [];
+  }
+  const parts = [el("section", { class: "panel" }, [form])];
+  if (mine.length) {
+    parts.push(el("section", { class: "panel" }, [
+      el("h2", { text: t("tournament.on_this_device") }),
+      el("ul", { class: "device-list" }, mine.map((m) => el("li", {}, [el("a", { href: m.link, text: `${m.date} · ${m.name}` })]))),
+    ]));
+  }
+  parts.push(takeOver, el("p", { class: "panel" }, [el("a", { href: "/rankings", text: t("tournament.rankings_link") })]));
+  root.replaceChildren(...parts);
+}
+
+await loadTexts();
+draw().catch((error) => toast(error.message));
