@@ -48,7 +48,7 @@ def finished_deal(client: TestClient, game: str, profile: str) -> tuple[None, in
     return None, finished_deals(client, game, profile, 1)[0]
 
 
-def wait_done(client: TestClient, deal_id: int, seat: int) -> None:
+def wait_done(client: TestClient, deal_id: str, seat: int) -> None:
     """Wait on the job's own event (in the app's loop), not on a clock."""
     jobs = client.app.state.services.analyses  # type: ignore[attr-defined]
     job = jobs.get(deal_id, seat)
@@ -56,7 +56,7 @@ def wait_done(client: TestClient, deal_id: int, seat: int) -> None:
     client.portal.call(job.finished.wait)  # type: ignore[union-attr]
 
 
-def analysis_of(client: TestClient, deal_id: int, seat: int | None = None) -> dict[str, Any]:
+def analysis_of(client: TestClient, deal_id: str, seat: int | None = None) -> dict[str, Any]:
     r = client.post(f"/api/deals/{deal_id}/analysis", json={"seat": seat}, headers=ORIGIN)
     assert r.status_code == 200, r.text
     started = r.json()["analysis"]
@@ -70,9 +70,9 @@ def analysis_of(client: TestClient, deal_id: int, seat: int | None = None) -> di
     return out
 
 
-def assert_no_leak(client: TestClient, deal_id: int, analysis: dict[str, Any], seat: int) -> int:
+def assert_no_leak(client: TestClient, deal_id: str, analysis: dict[str, Any], seat: int) -> int:
     repo = client.app.state.services.repo  # type: ignore[attr-defined]
-    truth = DealTruth(repo.deal(deal_id).full_record())
+    truth = DealTruth(repo.deal_by_public_id(deal_id).full_record())
     for d in analysis["decisions"]:
         # The seat's legal choices at a decision are what it saw then (its own action's cards
         # count as seen: it chose them).
@@ -91,7 +91,7 @@ def test_a_player_analyses_his_own_seat_without_leaks(
     _table, deal_id = finished_deal(client, game, profile)
     out = analysis_of(client, deal_id)
     assert out["seat"] == 0 and out["total"] == out["done"] == len(out["decisions"]) > 0
-    record = client.app.state.services.repo.deal(deal_id).full_record()  # type: ignore[attr-defined]
+    record = client.app.state.services.repo.deal_by_public_id(deal_id).full_record()  # type: ignore[attr-defined]
     for d in out["decisions"]:
         assert d["seat"] == 0 and record["actions"][d["index"]]["seat"] == 0
         assert d["loss"] >= 0 and len(d["choices"]) > 1

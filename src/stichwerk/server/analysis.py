@@ -30,7 +30,8 @@ log = logging.getLogger("stichwerk.analysis")
 class Job:
     """The analysis of one seat of one deal, running or done."""
 
-    deal_id: int
+    deal_id: str
+    """The deal's public id (the one its replay's address shows)."""
     seat: int
     owner: int | None
     """The account that asked first (one running job per account)."""
@@ -63,7 +64,7 @@ class AnalysisJobs:
         self.settings = settings
         self._workers = workers
         self._executor: Executor | None = None
-        self._jobs: OrderedDict[tuple[int, int], Job] = OrderedDict()
+        self._jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._keep = keep
 
@@ -72,7 +73,7 @@ class AnalysisJobs:
             self._executor = worker_pool(self._workers, "analysis")
         return self._executor
 
-    def get(self, deal_id: int, seat: int) -> Job | None:
+    def get(self, deal_id: str, seat: int) -> Job | None:
         """The job of ``deal_id``'s ``seat``, if one was asked for."""
         return self._jobs.get((deal_id, seat))
 
@@ -84,7 +85,7 @@ class AnalysisJobs:
         return None
 
     def start(
-        self, deal_id: int, seat: int, record: dict[str, Any], flags: tuple[bool, ...], owner: int
+        self, deal_id: str, seat: int, record: dict[str, Any], flags: tuple[bool, ...], owner: int
     ) -> Job:
         """The job of ``deal_id``'s ``seat``: started now unless it runs or ran already (a
         failed one is tried again)."""
@@ -121,7 +122,7 @@ class AnalysisJobs:
         except StichwerkError as exc:
             job.status, job.error = "failed", one_line(str(exc))
         except Exception as exc:
-            log.exception("analysis of deal %d seat %d failed", job.deal_id, job.seat)
+            log.exception("analysis of deal %s seat %d failed", job.deal_id, job.seat)
             job.status, job.error = "failed", f"the analysis failed ({type(exc).__name__})"
         finally:
             job.finished.set()

@@ -669,11 +669,11 @@ def api_router() -> APIRouter:
         deal = await visible_deal(services(request).repo, deal_id, user)
         seat = await _analysis_seat(request, deal, body.seat, user)
         jobs = services(request).analyses
-        job = jobs.get(deal.id, seat)
+        job = jobs.get(deal.public_id, seat)
         if job is None or job.status == "failed":
             if jobs.running_for(user.id) is not None:
                 raise HTTPException(429, "an analysis you asked for is still running; wait for it")
-            job = jobs.start(deal.id, seat, deal.full_record(), deal.bot_flags, user.id)
+            job = jobs.start(deal.public_id, seat, deal.full_record(), deal.bot_flags, user.id)
         return {"analysis": job.to_json(jobs.settings)}
 
     @router.get("/deals/{deal_id}/analysis")
@@ -685,7 +685,7 @@ def api_router() -> APIRouter:
         deal = await visible_deal(services(request).repo, deal_id, user)
         seat = await _analysis_seat(request, deal, seat, user)
         jobs = services(request).analyses
-        job = jobs.get(deal.id, seat)
+        job = jobs.get(deal.public_id, seat)
         if job is None:
             return {"analysis": None}
         return {"analysis": job.to_json(jobs.settings)}
