@@ -12,6 +12,7 @@ ALLOWED = {
     "doppelkopf": {"core", "doppelkopf"},
     "sheet": {"core", "games", "sheet"},
     "tournament": {"core", "tournament"},
+    "analysis": {"core", "games", "bots", "analysis"},
 }
 
 

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from stichwerk.cli.analyse import analyse_command
 from stichwerk.cli.arena import arena
 from stichwerk.cli.play_cego import play_cego
 from stichwerk.cli.play_doppelkopf import play_doppelkopf
@@ -30,6 +31,7 @@ app.add_typer(play_app, name="play")
 play_app.command("cego")(play_cego)
 play_app.command("doppelkopf")(play_doppelkopf)
 app.command()(arena)
+app.command("analyse")(analyse_command)
 app.command()(simulate)
 app.add_typer(tournament_app, name="tournament")
 

@@ -24,11 +24,13 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.middleware.sessions import SessionMiddleware
 
+from stichwerk.analysis import Settings as AnalysisSettings
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import game_names, get_game
 from stichwerk.server import auth, errors
 from stichwerk.server.access import DealId, TableId, may_watch, visible_deal, visible_table
+from stichwerk.server.analysis import AnalysisJobs
 from stichwerk.server.bots import BotRunner
 from stichwerk.server.botsockets import BotSockets, bot_socket
 from stichwerk.server.botsockets import router as bots_router
@@ -64,6 +66,7 @@ class Services:
     repo: Repo
     writer: EventWriter
     bots: BotRunner
+    analyses: AnalysisJobs
     hub: Hub
     login_limiter: KeyedLimiter
     write_limiter: KeyedLimiter
@@ -158,6 +161,11 @@ class ClosingRounds(_Body):
     """The closing rounds from now on: those begun stay first, the rest may change."""
 
 
+class AnalysisRequest(_Body):
+    seat: Annotated[int, Field(ge=0, le=4)] | None = None
+    """The seat to analyse; a person seated at the table may only ask for their own."""
+
+
 class JoinSeat(_Body):
     seat: Annotated[int, Field(ge=0, le=4)] | None = None
     invite: Annotated[str, Field(max_length=64)] | None = None
@@ -176,6 +184,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     bots = BotRunner(settings.bot_workers, settings.external_bots)
     sessions = SessionBook(repo)
     ratings = RatingService(RatingStore(db))
+    analyses = AnalysisJobs(
+        settings.analysis_workers,
+        AnalysisSettings(
+            seconds=settings.analysis_seconds,
+            worlds=settings.analysis_worlds,
+            threshold=settings.analysis_threshold,
+        ),
+    )
     hub = Hub(
         ActorContext(
             repo,
@@ -196,6 +212,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         repo=repo,
         writer=writer,
         bots=bots,
+        analyses=analyses,
         hub=hub,
         login_limiter=KeyedLimiter(settings.login_rate, 10),
         write_limiter=KeyedLimiter(settings.write_rate, 3 * settings.write_rate),
@@ -216,6 +233,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.close()
             sheets.close()
             writer.close()
+            analyses.close()
             bots.close()
             ratings.close()
             db.dispose()
@@ -642,7 +660,60 @@ def api_router() -> APIRouter:
             ],
         }
 
+    @router.post("/deals/{deal_id}/analysis")
+    async def start_analysis(
+        request: Request, deal_id: DealId, body: AnalysisRequest
+    ) -> dict[str, Any]:
+        """Start the analysis of a seat's decisions in a finished deal (or find it)."""
+        user = await require_user(request)
+        deal = await visible_deal(services(request).repo, deal_id, user)
+        seat = await _analysis_seat(request, deal, body.seat, user)
+        jobs = services(request).analyses
+        job = jobs.get(deal.public_id, seat)
+        if job is None or job.status == "failed":
+            if jobs.running_for(user.id) is not None:
+                raise HTTPException(429, "an analysis you asked for is still running; wait for it")
+            job = jobs.start(deal.public_id, seat, deal.full_record(), deal.bot_flags, user.id)
+        return {"analysis": job.to_json(jobs.settings)}
+
+    @router.get("/deals/{deal_id}/analysis")
+    async def get_analysis(
+        request: Request, deal_id: DealId, seat: Annotated[int | None, Query(ge=0, le=4)] = None
+    ) -> dict[str, Any]:
+        """The analysis of a seat, as far as it has got (``status``, ``done`` of ``total``)."""
+        user = await current_user(request)
+        deal = await visible_deal(services(request).repo, deal_id, user)
+        seat = await _analysis_seat(request, deal, seat, user)
+        jobs = services(request).analyses
+        job = jobs.get(deal.public_id, seat)
+        if job is None:
+            return {"analysis": None}
+        return {"analysis": job.to_json(jobs.settings)}
+
     return router
+
+
+async def _analysis_seat(
+    request: Request, deal: DealInfo, asked: int | None, user: UserInfo | None
+) -> int:
+    """The seat whose analysis ``user`` may see: a person seated at the deal's table their
+    own seat only; anyone else (who may replay the deal, every hand open) any person's seat."""
+    table = await asyncio.to_thread(services(request).repo.table, deal.table_id)
+    if table is None:
+        raise HTTPException(404, "no such deal")
+    mine = table.seat_of(user.id) if user is not None else None
+    if mine is not None:
+        if asked is not None and asked != mine:
+            raise HTTPException(403, "you may see the analysis of your own seat only")
+        return mine
+    if asked is None:
+        raise HTTPException(400, "say which seat to analyse")
+    seats = {s.seat: s for s in table.seat_list}
+    if asked not in seats:
+        raise HTTPException(400, f"the table has no seat {asked}")
+    if seats[asked].kind != "human":
+        raise HTTPException(400, f"seat {asked} is a bot's seat; analyses are for people")
+    return asked
 
 
 def _invited(invite: str | None, table: TableInfo) -> bool:

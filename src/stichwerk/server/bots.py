@@ -69,6 +69,15 @@ def available_bots() -> list[str]:
     return bot_names()
 
 
+def worker_pool(workers: int, name: str) -> Executor:
+    """The executor for CPU-bound work off the loop: ``workers`` spawned processes (a thread
+    would hold the GIL the loop needs), or one thread when ``workers`` is 0 (tests)."""
+    if workers > 0:
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(workers, mp_context=context, initializer=_exit_with_parent)
+    return ThreadPoolExecutor(1, thread_name_prefix=name)
+
+
 class BotRunner:
     """Owns the executor that runs bot decisions, and the outside bots' programs."""
 
@@ -93,13 +102,7 @@ class BotRunner:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            if self._workers > 0:
-                context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(
-                    self._workers, mp_context=context, initializer=_exit_with_parent
-                )
-            else:
-                self._executor = ThreadPoolExecutor(1, thread_name_prefix="bot")
+            self._executor = worker_pool(self._workers, "bot")
         return self._executor
 
     async def decide(

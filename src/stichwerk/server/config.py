@@ -161,6 +161,14 @@ class Settings:
     """Bytes of one request body (every body the API takes is small JSON)."""
     min_time_limit: int = 5
     """Seconds: the smallest away limit a table may set."""
+    analysis_workers: int = 1
+    """Processes that run post-game analyses (0: a thread instead, for tests)."""
+    analysis_seconds: float = 0.3
+    """Search time per decision of a post-game analysis."""
+    analysis_worlds: int | None = None
+    """Sampled worlds per decision instead of a time budget (reproducible analyses)."""
+    analysis_threshold: float = 1.0
+    """Expected points lost above which a decision is marked a Fehler."""
     external_bots: tuple[ExternalSpec, ...] = ()
     """Outside bot programs the operator configured (``STICHWERK_EXTERNAL_BOTS``)."""
     bot_time_limit: float = 5.0
@@ -191,6 +199,10 @@ class Settings:
             write_rate=_env_float("STICHWERK_WRITE_RATE", 20.0),
             max_body=_env_int("STICHWERK_MAX_BODY", 16384),
             min_time_limit=_env_int("STICHWERK_MIN_TIME_LIMIT", 5),
+            analysis_workers=_env_int("STICHWERK_ANALYSIS_WORKERS", 1),
+            analysis_seconds=_env_float("STICHWERK_ANALYSIS_SECONDS", 0.3),
+            analysis_worlds=_env_int("STICHWERK_ANALYSIS_WORLDS", 0) or None,
+            analysis_threshold=_env_float("STICHWERK_ANALYSIS_THRESHOLD", 1.0),
             external_bots=load_external_bots(os.environ["STICHWERK_EXTERNAL_BOTS"])
             if os.environ.get("STICHWERK_EXTERNAL_BOTS")
             else (),

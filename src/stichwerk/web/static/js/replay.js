@@ -1,6 +1,7 @@
 // @ts-check
 // Replay of a finished deal, step by step, with every hand open (the deal is over).
 
+import { analysisPanel } from "./analysis.js";
 import { actLabel, api, cardName, el, loadTexts, t, toast } from "./common.js";
 import { cardElement } from "./cards.js";
 import { dealtHands, gamePanel, neverWinsBadge, resultCard } from "./panels.js";
@@ -10,6 +11,10 @@ const root = /** @type {HTMLElement} */ (document.getElementById("replay-app"));
 const dealId = root.dataset.deal || "";
 /** @type {any} */ let data = null;
 let step = 0;
+/** The seat whose analysis is shown: null for the viewer's own (a person seated at the table),
+ * else a person's seat the viewer chose; undefined until the server said which applies. */
+/** @type {number|null|undefined} */
+let analysisSeat = undefined;
 
 /** A seat's name as the table showed it. @param {number} seat */
 function seatName(seat) {
@@ -81,8 +86,40 @@ function render() {
     el("div", { class: "panel" }, [trick, last]),
     over ? el("section", { class: "panel result" }, [el("h2", { text: t("table.result") }), resultCard(view, ctx)]) : gamePanel(view, ctx),
     over ? el("details", { class: "panel", open: true }, [el("summary", { text: t("table.dealt") }), dealtHands(view, ctx)]) : null,
+    analysisSection(),
   ];
   root.replaceChildren(...parts.filter((p) => p !== null));
+}
+
+/** The analysis: the viewer's own seat if they sat at the table, else a person's seat they choose. */
+function analysisSection() {
+  if (analysisSeat === undefined) return null;
+  const options = { name: seatName, onPick: (/** @type {number} */ index) => go(index) };
+  if (analysisSeat === null) return analysisPanel(dealId, null, options);
+  const people = (data.seats || []).filter((/** @type {any} */ s) => s.kind === "human");
+  return chooser(people, analysisPanel(dealId, analysisSeat, options));
+}
+
+/** A seat chooser above the chosen seat's analysis (for those who did not sit at the table).
+ * @param {any[]} people @param {HTMLElement} panel */
+function chooser(people, panel) {
+  const select = el("select", { id: "analysis-seat", "aria-label": t("analysis.choose_seat"), onchange: () => {
+    analysisSeat = Number(/** @type {HTMLSelectElement} */ (select).value);
+    render();
+  } }, people.map((/** @type {any} */ s) => el("option", { value: s.seat, selected: s.seat === analysisSeat, text: seatName(s.seat) })));
+  return el("div", { class: "analysis-wrap" }, [el("label", { text: t("analysis.choose_seat") + " " }, [select]), panel]);
+}
+
+/** Whether the viewer sat at the table (the server then shows only their own seat). */
+async function findAnalysisSeat() {
+  try {
+    await api(`/api/deals/${encodeURIComponent(dealId)}/analysis`);
+    analysisSeat = null;
+  } catch (error) {
+    const first = (data.seats || []).find((/** @type {any} */ s) => s.kind === "human");
+    analysisSeat = first ? first.seat : undefined;
+  }
+  render();
 }
 
 /** @param {number} n */
@@ -101,6 +138,7 @@ await loadTexts();
 try {
   data = await api(`/api/deals/${encodeURIComponent(dealId)}/replay`);
   render();
+  findAnalysisSeat();
 } catch (error) {
   toast(/** @type {Error} */ (error).message);
 }

@@ -4,6 +4,7 @@
 // decides what is legal, it offers exactly the view's legal_actions, and it shows only what the
 // view holds.
 
+import { analysisPanel } from "./analysis.js";
 import { actLabel, actTitle, api, cardName, el, joinNames, loadTexts, t, toast } from "./common.js";
 import { cardBack, cardElement } from "./cards.js";
 import { dealtHands, gameLine, gamePanel, laidOutBeside, neverWinsBadge, ownBlind, resultCard } from "./panels.js";
@@ -498,6 +499,8 @@ function resultPanel(view) {
       el("a", { href: `/d/${frame.deal.id}`, text: t("table.replay") }), " · ",
       el("a", { href: `/api/deals/${frame.deal.id}/record`, download: true, text: t("table.download") }),
     ]));
+    // A person at the table may have their own decisions of the deal analysed.
+    if (mySeat !== null && mySeat !== undefined) children.push(analysisPanel(frame.deal.id, null, { name: seatName }));
   }
   return el("section", { class: "panel result" }, children);
 }
