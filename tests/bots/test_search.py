@@ -333,6 +333,27 @@ def test_act_is_legal_and_the_same_for_a_seed(game: str) -> None:
     assert "play" in kinds and len(kinds) >= 2
 
 
+def test_a_word_out_of_turn_is_refused_with_the_reason() -> None:
+    """A Doppelkopf seat not on turn may still say a word (Kontra, an Absage). The search weighs
+    words beside its cards at the seat's own turn (tables and the arena ask a bot only then);
+    asked out of turn, it says so in one line instead of failing somewhere inside."""
+    found = 0
+    for seed in range(12):
+        state = position("doppelkopf", ("wielandstrasse", "ddv")[seed % 2], seed, 4 + seed % 9)
+        if state.is_over or state.view(state.to_act)["phase"] != "play":
+            continue
+        for seat in range(state.seats):
+            if seat == state.to_act or not state.legal_actions(seat):
+                continue
+            bot = make_bot("search", "doppelkopf", seed, **FAST)
+            with pytest.raises(StichwerkError, match="out of turn"):
+                bot.act(state.view(seat))
+            with pytest.raises(StichwerkError, match="out of turn"):
+                bot.evaluate(state.view(seat), 0.05)  # type: ignore[attr-defined]
+            found += 1
+    assert found >= 3
+
+
 def test_evaluate_needs_the_kernel_and_says_so() -> None:
     bot = make_bot("search", "cego", 0, compiled=False)
     state = get_game("cego").new_deal(seed=1)

@@ -72,6 +72,10 @@ errors (after at least ``MIN_CLEAR`` worlds)."""
 MIN_CLEAR = 256
 WORDS = {act: i for i, act in enumerate(LEVEL_ACTS)}
 NO_COMPILED = "the search's evaluation needs the compiled kernel: pip install stichwerk[research]"
+OUT_OF_TURN = (
+    "out of turn a seat may only say a word: the search decides and values the words at the"
+    " seat's own turn, beside its cards (tables and the arena ask a bot only then)"
+)
 
 
 class DoppelkopfSearch:
@@ -129,6 +133,8 @@ class DoppelkopfSearch:
         start = clock.now()
         if "play" in acts:
             return self._choose_play(k, actions, start + self.budget)
+        if k.phase == "play":
+            raise StichwerkError(OUT_OF_TURN)
         values = self._speak(k, actions, start + self.bid_budget)
         return max(values, key=lambda v: v.mean).action
 
@@ -144,6 +150,8 @@ class DoppelkopfSearch:
         deadline = clock.now() + seconds
         if any(a.act == "play" for a in actions):
             return self._evaluate_play(k, actions, deadline)
+        if k.phase == "play":
+            raise StichwerkError(OUT_OF_TURN)
         return self._speak(k, actions, deadline)
 
     def sampled_worlds(self, view: View, count: int) -> tuple[Any, Any]:
