@@ -348,6 +348,9 @@ def test_a_word_out_of_turn_is_refused_with_the_reason() -> None:
             bot = make_bot("search", "doppelkopf", seed, **FAST)
             with pytest.raises(StichwerkError, match="out of turn"):
                 bot.act(state.view(seat))
+            for other in ("heuristic", "search-v1"):
+                with pytest.raises(StichwerkError, match="out of turn"):
+                    make_bot(other, "doppelkopf", seed).act(state.view(seat))
             with pytest.raises(StichwerkError, match="out of turn"):
                 bot.evaluate(state.view(seat), 0.05)  # type: ignore[attr-defined]
             found += 1

@@ -15,6 +15,13 @@ from stichwerk.core.errors import StichwerkError
 
 View = Mapping[str, Any]
 
+OUT_OF_TURN = (
+    "out of turn a seat may only say a word, and a bot has no way to say nothing: a bot is asked"
+    " at its seat's turn, where it weighs the words beside its cards (tables and the arena ask"
+    " only then)"
+)
+"""Why a Doppelkopf bot asked out of turn refuses (one line, not a failure deep inside)."""
+
 
 class Bot(Protocol):
     """A computer player for one game."""

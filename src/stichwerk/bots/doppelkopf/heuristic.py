@@ -19,12 +19,13 @@
 import random
 from typing import Any
 
-from stichwerk.bots.base import View, legal_of
+from stichwerk.bots.base import OUT_OF_TURN, View, legal_of
 from stichwerk.bots.doppelkopf.knowledge import CQ, Knowledge, read
 from stichwerk.bots.doppelkopf.policy import choose_card
 from stichwerk.bots.doppelkopf.world import relative, rollout, sample_world, settle
 from stichwerk.core.action import Action
 from stichwerk.core.bits import bits_list
+from stichwerk.core.errors import StichwerkError
 from stichwerk.doppelkopf.cards import AUGEN, CODE_INDEX, code_mask, code_of
 from stichwerk.doppelkopf.fast import FastPlay
 from stichwerk.doppelkopf.trumps import (
@@ -207,6 +208,8 @@ class DoppelkopfHeuristicBot:
             if announce is not None:
                 return announce
             return self.play(k, actions)
+        if k.phase == "play":
+            raise StichwerkError(OUT_OF_TURN)
         return self.speak(k, actions, samples=self.samples)
 
     # -- play

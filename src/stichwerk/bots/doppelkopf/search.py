@@ -30,7 +30,7 @@ import random
 from typing import Any
 
 from stichwerk.bots import clock
-from stichwerk.bots.base import View, legal_of
+from stichwerk.bots.base import OUT_OF_TURN, View, legal_of
 from stichwerk.bots.doppelkopf import rollouts
 from stichwerk.bots.doppelkopf.heuristic import (
     TAKE,
@@ -72,10 +72,6 @@ errors (after at least ``MIN_CLEAR`` worlds)."""
 MIN_CLEAR = 256
 WORDS = {act: i for i, act in enumerate(LEVEL_ACTS)}
 NO_COMPILED = "the search's evaluation needs the compiled kernel: pip install stichwerk[research]"
-OUT_OF_TURN = (
-    "out of turn a seat may only say a word: the search decides and values the words at the"
-    " seat's own turn, beside its cards (tables and the arena ask a bot only then)"
-)
 
 
 class DoppelkopfSearch:

@@ -25,7 +25,7 @@ import random
 from typing import Any
 
 from stichwerk.bots import clock
-from stichwerk.bots.base import View, legal_of
+from stichwerk.bots.base import OUT_OF_TURN, View, legal_of
 from stichwerk.bots.doppelkopf import rollouts
 from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot, team_of
 from stichwerk.bots.doppelkopf.knowledge import CQ, LEVEL_ACTS, Knowledge, read
@@ -89,6 +89,8 @@ class DoppelkopfSearchBot:
         k = read(dict(view))
         if "play" in acts:
             return self.search_play(k, actions, deadline)
+        if k.phase == "play":
+            raise StichwerkError(OUT_OF_TURN)
         return self.heuristic.speak(k, actions, samples=self.bid_samples)
 
     def search_play(self, k: Knowledge, actions: list[Action], deadline: float) -> Action:
