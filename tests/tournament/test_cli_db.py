@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from stichwerk.cli.main import app
+from stichwerk.storage import repo
 
 runner = CliRunner()
 NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Emil", "Frieda", "Gustav", "Hanna"]
@@ -124,3 +125,11 @@ def test_bad_input_gets_one_line_and_exit_2(db: str, tmp_path: Path) -> None:
     out = runner.invoke(app, ["tournament", "list", "--db", "postgresql://nobody@127.0.0.1:1/x"])
     assert out.exit_code == 2 and out.stderr.startswith("stichwerk: cannot open the database")
     assert len(out.stderr.splitlines()) == 1
+
+
+def test_a_random_id_never_looks_like_an_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament's id is typed on the command line: one starting with "-" would be taken
+    for an option (it happened one run in 64), so such a draw is thrown away."""
+    draws = iter(["-Ab3", "_x-9"])
+    monkeypatch.setattr(repo.secrets, "token_urlsafe", lambda n: next(draws))
+    assert repo.new_id(3) == "_x-9"

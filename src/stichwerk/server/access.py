@@ -25,10 +25,10 @@ from stichwerk.storage.repo import DealInfo, Repo, TableInfo, UserInfo
 
 ID_PATTERN = r"^[A-Za-z0-9_-]+$"
 TableId = Annotated[str, Path(min_length=1, max_length=16, pattern=ID_PATTERN)]
-"""A table id as the server makes them (``secrets.token_urlsafe(9)``); checked before any
-look-up."""
+"""A table id as the server makes them (``storage.repo.new_id(9)``: 12 URL-safe characters);
+checked before any look-up."""
 DealId = Annotated[str, Path(min_length=1, max_length=24, pattern=ID_PATTERN)]
-"""A deal's public id (``secrets.token_urlsafe(12)``)."""
+"""A deal's public id (``storage.repo.new_public_id()``)."""
 
 NO_TABLE = "no such table"
 NO_DEAL = "no such deal"

@@ -28,9 +28,18 @@ from stichwerk.storage.models import (
 )
 
 
+def new_id(nbytes: int = 12) -> str:
+    """A random URL-safe id of ``nbytes`` random bytes that never starts with ``-``, so a
+    command line never takes it for an option (``stichwerk tournament add -x3...``)."""
+    while True:
+        token = secrets.token_urlsafe(nbytes)
+        if not token.startswith("-"):
+            return token
+
+
 def new_public_id() -> str:
     """A random id for something whose id leaves the server (96 bits, URL-safe)."""
-    return secrets.token_urlsafe(12)
+    return new_id(12)
 
 
 class NameTaken(ValueError):
@@ -261,7 +270,7 @@ class Repo:
         ``closing_rounds`` follow the ``series_length`` ordinary deals; ``first_dealer`` deals
         first; ``list_rules`` are a tournament table's Pflicht-Soli; ``accounts`` seats accounts
         (the creator's bot accounts) at other seats."""
-        table_id = secrets.token_urlsafe(9)
+        table_id = new_id(9)
         with Session(self.db.write) as session, session.begin():
             session.add(
                 Table(

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from stichwerk.storage.db import Database
 from stichwerk.storage.eventlog import GroupWriter
 from stichwerk.storage.models import ScoreChange, ScoreList, utcnow
+from stichwerk.storage.repo import new_id
 
 TOKEN_BYTES = 16
 """Bytes of randomness in each link's token (22 characters, from ``secrets``)."""
@@ -92,7 +93,7 @@ class SheetRepo:
     ) -> ListInfo:
         """A new list with fresh links; ``changes`` (key, change) are stored with it in the
         same transaction (an imported list: all of it or nothing)."""
-        list_id = secrets.token_urlsafe(9)
+        list_id = new_id(9)
         with Session(self.db.write) as session, session.begin():
             row = ScoreList(
                 id=list_id,

@@ -60,6 +60,7 @@ from stichwerk.storage.models import (
     TournamentTable,
     utcnow,
 )
+from stichwerk.storage.repo import new_id
 from stichwerk.tournament import (
     FORMATS,
     ListEntry,
@@ -840,7 +841,7 @@ class TournamentStore:
             seed = secrets.token_hex(4)
         if not isinstance(seed, str) or not re.fullmatch(r"[\w.-]{1,40}", seed):
             raise StichwerkError("the seed is 1 to 40 letters, digits, '.', '-' or '_'")
-        tid = secrets.token_urlsafe(9)
+        tid = new_id(9)
         with Session(self.db.write) as session, session.begin():
             session.add(
                 Tournament(
@@ -1763,7 +1764,7 @@ def _store_round(
     )
     for number, (seating, owed) in enumerate(zip(plan.tables, plan.owed, strict=True), start=1):
         settings = sheet_settings(data, plan.number, number, seating, owed)
-        list_id = secrets.token_urlsafe(9)
+        list_id = new_id(9)
         session.add(
             ScoreList(
                 id=list_id,
