@@ -16,6 +16,7 @@ many.
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from stichwerk.core.action import Action
 
@@ -107,3 +108,31 @@ def clear_gain(
     if not math.isfinite(s.half_width):
         return 0.0
     return max(0.0, s.mean - z * s.half_width / Z95)
+
+
+def best_is_clear(chunks_v: list[Any], chunks_w: list[Any], z: float = 3.0) -> bool:
+    """Whether the best column of the roll-out values so far (numpy chunks, a row per world,
+    a column per choice; log weights per row) leads every other by ``z`` standard errors of
+    the paired difference, over at least 30 effective worlds: the search may stop early."""
+    import numpy as np
+
+    values = np.concatenate(chunks_v)
+    logw = np.concatenate(chunks_w)
+    if values.shape[1] < 2:
+        return True
+    w = np.exp(logw - logw.max())
+    total = w.sum()
+    ess = total * total / (w * w).sum()
+    if ess < 30:
+        return False
+    means = (w[:, None] * values).sum(axis=0) / total
+    best = int(np.argmax(means))
+    for i in range(values.shape[1]):
+        if i == best:
+            continue
+        d = values[:, best] - values[:, i]
+        m = float((w * d).sum() / total)
+        var = float((w * (d - m) ** 2).sum() / total)
+        if m <= z * math.sqrt(var / ess):
+            return False
+    return True

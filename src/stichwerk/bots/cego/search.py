@@ -36,7 +36,7 @@ from stichwerk.bots.cego.heuristic import CegoHeuristicBot
 from stichwerk.bots.cego.knowledge import Knowledge, mask_of, read
 from stichwerk.bots.cego.search_v1 import CegoSearchBot
 from stichwerk.bots.cego.world import TRUMP_LEAN, sample_world
-from stichwerk.bots.evaluation import ActionValue, clear_gain, weighted
+from stichwerk.bots.evaluation import ActionValue, best_is_clear, clear_gain, weighted
 from stichwerk.cego import cards as C
 from stichwerk.cego import scoring
 from stichwerk.cego.contracts import EXCHANGES
@@ -283,7 +283,7 @@ class CegoSearch:
             if self.worlds is None:
                 if clock.now() > deadline:
                     break
-                if stop_early and done >= 256 and _clear(vs, ws):
+                if stop_early and done >= 256 and best_is_clear(vs, ws):
                     break
             batch = min(2 * batch, 256)
         values_all = np.concatenate(vs)
@@ -529,31 +529,6 @@ class CegoSearch:
 
 
 # ---------------------------------------------------------------------- helpers
-
-
-def _clear(vs: list[Any], ws: list[Any]) -> bool:
-    """Whether the best card so far leads every other by three standard errors."""
-    import numpy as np
-
-    values = np.concatenate(vs)
-    logw = np.concatenate(ws)
-    if values.shape[1] < 2:
-        return True
-    w = np.exp(logw - logw.max())
-    total = w.sum()
-    ess = total * total / (w * w).sum()
-    if ess < 30:
-        return False
-    means = (w[:, None] * values).sum(axis=0) / total
-    best = int(np.argmax(means))
-    for i in range(values.shape[1]):
-        if i != best:
-            d = values[:, best] - values[:, i]
-            m = float((w * d).sum() / total)
-            var = float((w * (d - m) ** 2).sum() / total)
-            if m <= 3.0 * (var / ess) ** 0.5:
-                return False
-    return True
 
 
 def _bid_rows(K: Any, k: Knowledge, stage: int) -> tuple[Any, Any, Any]:

@@ -48,7 +48,7 @@ from stichwerk.bots.doppelkopf.world import (
     sample_world,
     settle,
 )
-from stichwerk.bots.evaluation import ActionValue, clear_gain, weighted
+from stichwerk.bots.evaluation import ActionValue, best_is_clear, clear_gain, weighted
 from stichwerk.core.action import Action
 from stichwerk.core.bits import bits_list
 from stichwerk.core.errors import StichwerkError
@@ -294,7 +294,7 @@ class DoppelkopfSearch:
             if self.worlds is None:
                 if clock.now() > deadline:
                     break
-                if stop_early and done >= MIN_CLEAR and _clear(chunks_v, chunks_w):
+                if stop_early and done >= MIN_CLEAR and best_is_clear(chunks_v, chunks_w, CLEAR):
                     break
             batch = min(2 * batch, 256)
         values_all = np.concatenate(chunks_v)
@@ -570,32 +570,6 @@ def _plays(k: Knowledge, actions: list[Action]) -> tuple[list[Action], list[int]
             plays.append(a)
             cards.append((mine & -mine).bit_length() - 1)
     return plays, cards
-
-
-def _clear(chunks_v: list[Any], chunks_w: list[Any]) -> bool:
-    """Whether the best card so far leads every other by :data:`CLEAR` standard errors."""
-    import numpy as np
-
-    values = np.concatenate(chunks_v)
-    logw = np.concatenate(chunks_w)
-    if values.shape[1] < 2:
-        return True
-    w = np.exp(logw - logw.max())
-    total = w.sum()
-    means = (w[:, None] * values).sum(axis=0) / total
-    best = int(np.argmax(means))
-    ess = total * total / (w * w).sum()
-    if ess < 30:
-        return False
-    for i in range(values.shape[1]):
-        if i == best:
-            continue
-        d = values[:, best] - values[:, i]
-        m = float((w * d).sum() / total)
-        var = float((w * (d - m) ** 2).sum() / total)
-        if m <= CLEAR * math.sqrt(var / ess):
-            return False
-    return True
 
 
 def _declarable(k: Knowledge) -> list[str]:
