@@ -279,85 +279,91 @@ def _seating(seats: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]
     return seating
 
 
+SLOTS = (
+    "_await",
+    "_challenger",
+    "_exchange_step",
+    "_gegensolo",
+    "_holder",
+    "_last",
+    "_last_winner",
+    "_level",
+    "_mask",
+    "_n",
+    "_next_seat",
+    "_offer",
+    "_picked_up",
+    "_queue",
+    "_raised",
+    "_result",
+    "_seats",
+    "_speakers",
+    "_special",
+    "_standing",
+    "_trick",
+    "_watch",
+    "announcer",
+    "aufgedeckt",
+    "blind",
+    "contract",
+    "deal_type",
+    "dealer",
+    "dealt",
+    "declarer",
+    "dropped",
+    "forced_leads",
+    "forced_press",
+    "hands",
+    "history",
+    "is_over",
+    "laid_away",
+    "laid_out",
+    "last_trick",
+    "leader",
+    "never_wins",
+    "options",
+    "order",
+    "phase",
+    "piles",
+    "pressed",
+    "profile",
+    "removed",
+    "rules",
+    "schinder",
+    "shown",
+    "solo_seat",
+    "to_act_seat",
+    "trick_no",
+    "tricks_won",
+    "withdrawable",
+)
+"""The state's attributes (``clone`` copies them by name)."""
+
+
 class CegoState:
     """One Cego deal. Build it with :func:`new_deal` or from a record; drive it with actions."""
 
     game = "cego"
 
-    __slots__ = (
-        "_await",
-        "_challenger",
-        "_exchange_step",
-        "_gegensolo",
-        "_holder",
-        "_last",
-        "_last_winner",
-        "_level",
-        "_mask",
-        "_n",
-        "_next_seat",
-        "_offer",
-        "_picked_up",
-        "_queue",
-        "_raised",
-        "_result",
-        "_seats",
-        "_speakers",
-        "_special",
-        "_standing",
-        "_trick",
-        "_watch",
-        "announcer",
-        "aufgedeckt",
-        "blind",
-        "contract",
-        "deal_type",
-        "dealer",
-        "dealt",
-        "declarer",
-        "dropped",
-        "forced_leads",
-        "forced_press",
-        "hands",
-        "history",
-        "is_over",
-        "laid_away",
-        "laid_out",
-        "last_trick",
-        "leader",
-        "never_wins",
-        "options",
-        "order",
-        "phase",
-        "piles",
-        "pressed",
-        "profile",
-        "removed",
-        "rules",
-        "schinder",
-        "shown",
-        "solo_seat",
-        "to_act_seat",
-        "trick_no",
-        "tricks_won",
-        "withdrawable",
-    )
+    __slots__ = SLOTS
 
     def __init__(
         self,
-        rules: Rules,
+        rules: Rules | None = None,
         *,
-        profile: str,
-        options: dict[str, Any],
-        dealer: int,
-        hands: Sequence[Bits],
-        blind: Bits,
+        profile: str = "",
+        options: dict[str, Any] | None = None,
+        dealer: int = 0,
+        hands: Sequence[Bits] = (),
+        blind: Bits = 0,
         deal_type: str | None = None,
     ) -> None:
+        if rules is None:
+            return  # a blank, for ``clone`` and ``pickle`` to fill (compiled, see stichwerk.native)
         seats = len(hands)
         self.rules = rules
         self.profile = profile
-        self.options = dict(options)
+        self.options = dict(options or {})
         self.dealer = dealer
         self.dealt: tuple[Bits, ...] = tuple(hands)
         self.hands: list[Bits] = list(hands)
@@ -478,7 +484,7 @@ class CegoState:
     def clone(self) -> Self:
         """An independent copy (lists copied, immutable parts shared)."""
         if not _CLONE:
-            _CLONE.append(clone_function(self))
+            _CLONE.append(clone_function(self, SLOTS, CegoState))
         return _CLONE[0](self)  # type: ignore[return-value]
 
     # ---------------------------------------------------------- rounds of speech
