@@ -18,7 +18,7 @@ defender. ``order`` lists the seats dealt in, Vorhand (the seat after the dealer
 import copy
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from stichwerk.cego import cards as C
 from stichwerk.cego import scoring
@@ -30,25 +30,25 @@ from stichwerk.core.bits import Bits, bits_list, highest, lowest
 from stichwerk.core.clone import clone_function
 from stichwerk.core.errors import CardError, IllegalAction
 
-SOLO, GEGENSOLO, SPECIAL, AUCTION, RAEUBER, EXCHANGE, PLAY, OVER = (
-    "solo",
-    "gegensolo",
-    "special",
-    "auction",
-    "raeuber",
-    "exchange",
-    "play",
-    "over",
-)
+# The phases. Module constants are ``Final``: compiled (stichwerk.native), they are read as C
+# statics instead of looked up in the module's dictionary each time.
+SOLO: Final = "solo"
+GEGENSOLO: Final = "gegensolo"
+SPECIAL: Final = "special"
+AUCTION: Final = "auction"
+RAEUBER: Final = "raeuber"
+EXCHANGE: Final = "exchange"
+PLAY: Final = "play"
+OVER: Final = "over"
 
-_RULE_CARDS = (C.T22, C.T21, C.T1)
+_RULE_CARDS: Final = (C.T22, C.T21, C.T1)
 """Räuber nach Regeln: the card that must fall in tricks 1, 2 and 3."""
 
 # Cached actions: play actions are made once per (seat, card), so the hot path allocates nothing.
-_PLAY: tuple[tuple[Action, ...], ...] = tuple(
+_PLAY: Final[tuple[tuple[Action, ...], ...]] = tuple(
     tuple(Action(seat, "play", card=CODES[c]) for c in range(54)) for seat in range(5)
 )
-_PLAYED: dict[int, tuple[int, int, tuple[int, int]]] = {
+_PLAYED: Final[dict[int, tuple[int, int, tuple[int, int]]]] = {
     id(action): (seat, 1 << card, (seat, card))
     for seat, row in enumerate(_PLAY)
     for card, action in enumerate(row)
@@ -67,7 +67,7 @@ _SAY: dict[tuple[int, str], Action] = {
 }  # fmt: skip
 
 
-_GEISS = 1 << C.T1
+_GEISS: Final = 1 << C.T1
 _WORDS = {
     (solo, ulti, soli_ulti): ("fort",)
     + (("solo",) if solo else ())
@@ -98,15 +98,17 @@ _WHERE = {
 }
 """Each round of speech as a refusal names it."""
 
-_SAID: dict[int, tuple[int, str]] = {id(action): key for key, action in _SAY.items()}
+_SAID: Final[dict[int, tuple[int, str]]] = {id(action): key for key, action in _SAY.items()}
 """Seat and word of each cached word, by identity (as ``_PLAYED``)."""
-_SAYS: tuple[dict[str, Action], ...] = tuple(
+_SAYS: Final[tuple[dict[str, Action], ...]] = tuple(
     {word: action for (s, word), action in _SAY.items() if s == seat} for seat in range(5)
 )
 """The same actions, one table per seat."""
 
 
-_SAY_LISTS: tuple[dict[tuple[str, ...], tuple[Action, ...]], ...] = tuple({} for _ in range(5))
+_SAY_LISTS: Final[tuple[dict[tuple[str, ...], tuple[Action, ...]], ...]] = tuple(
+    {} for _ in range(5)
+)
 """Each seat's actions for a list of words (made on first use)."""
 
 
@@ -114,10 +116,10 @@ def _say(seat: int, word: str) -> Action:
     return _SAYS[seat][word]
 
 
-_WITH_CARDS: dict[int, Action] = {}
+_WITH_CARDS: Final[dict[int, Action]] = {}
 """The exchange's actions (``lay-out``, ``keep``, ``press``, ``withdraw``), made once each:
 the key is the set of cards named, the seat and the act (``_cards_key``)."""
-_CARD_ACTS = ("lay-out", "keep", "press", "withdraw")
+_CARD_ACTS: Final = ("lay-out", "keep", "press", "withdraw")
 LAY_OUT, KEEP, PRESS, WITHDRAW = 0, 1, 2, 3
 
 
@@ -153,7 +155,7 @@ def _listed(lists: tuple[tuple[tuple[Action, ...], ...], ...], mask: Bits) -> li
             *ss[mask >> 30 & 255], *hs[mask >> 38 & 255], *ds[mask >> 46]]  # fmt: skip
 
 
-_ONE_CARD_LISTS: dict[tuple[int, int], tuple[tuple[tuple[Action, ...], ...], ...]] = {}
+_ONE_CARD_LISTS: Final[dict[tuple[int, int], tuple[tuple[tuple[Action, ...], ...], ...]]] = {}
 
 
 def _one_card_lists(seat: int, act: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
@@ -166,14 +168,14 @@ def _one_card_lists(seat: int, act: int) -> tuple[tuple[tuple[Action, ...], ...]
     return lists
 
 
-_SLICES = ((0, 11), (11, 11), (22, 8), (30, 8), (38, 8), (46, 8))
+_SLICES: Final = ((0, 11), (11, 11), (22, 8), (30, 8), (38, 8), (46, 8))
 """(first card, width) of each slice of ``_play_lists``."""
-_SHIFT = (22, 30, 38, 46)
+_SHIFT: Final = (22, 30, 38, 46)
 """The first card of each colour."""
-_PLAY_LISTS = tuple(_slice_lists(row) for row in _PLAY)
-_TRUMP_LISTS = tuple((t0, t1) for t0, t1, *_ in _PLAY_LISTS)
+_PLAY_LISTS: Final = tuple(_slice_lists(row) for row in _PLAY)
+_TRUMP_LISTS: Final = tuple((t0, t1) for t0, t1, *_ in _PLAY_LISTS)
 """Per seat: the play actions of the low and the high trumps, by 11-bit slice."""
-_FOLLOW = tuple(
+_FOLLOW: Final = tuple(
     tuple((lists[2 + suit], SUIT_MASK[suit], _SHIFT[suit]) for suit in range(4))
     for lists in _PLAY_LISTS
 )
@@ -262,7 +264,7 @@ def _lay_out_from(pool: Bits, kind: str) -> list[Bits]:
     return out
 
 
-_SEATING: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_SEATING: Final[dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 
 
 def _seating(seats: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -1551,7 +1553,7 @@ def _codes_down(start: int, width: int) -> tuple[tuple[str, ...], ...]:
     )
 
 
-_DOWN = tuple(_codes_down(start, width) for start, width in _SLICES)
+_DOWN: Final = tuple(_codes_down(start, width) for start, width in _SLICES)
 
 
 def _sorted_codes(mask: Bits) -> list[str]:

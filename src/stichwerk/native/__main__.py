@@ -55,7 +55,8 @@ def build(*, quiet: bool = True) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m stichwerk.native build [--optional]``: compile; ``status``: say what is used.
+    """``python -m stichwerk.native build [--optional] [--force]``: compile, unless a build
+    matching the sources is there already (``--force``: anyway); ``status``: whether one is.
     With ``--optional`` a failed build (no C compiler, say) is one line and exit 0: the Python
     modules serve."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -63,12 +64,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         state = "in use" if fresh_files() is not None else "not built, or out of date"
         print(f"compiled engine ({', '.join(COMPILED)}): {state}")
         return 0
-    if args[:1] != ["build"] or not set(args[1:]) <= {"--optional", "--verbose"}:
-        print("usage: python -m stichwerk.native build [--optional] [--verbose] | status")
+    if args[:1] != ["build"] or not set(args[1:]) <= {"--optional", "--verbose", "--force"}:
+        print("usage: python -m stichwerk.native build [--optional] [--force] [--verbose] | status")
         return 2
+    if fresh_files() is not None and "--force" not in args:
+        return 0
+    print("compiling the Cego engine with mypyc (once per change of its sources) ...", flush=True)
     try:
         build(quiet="--verbose" not in args)
-    except Exception as exc:  # the compiler's own errors, whatever their type
+    except (Exception, SystemExit) as exc:  # the compiler's own errors, whatever their type
         if "--optional" not in args:
             raise
         print(f"the compiled engine was not built ({exc}); the Python modules are used")
