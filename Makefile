@@ -26,8 +26,8 @@ pyodide: $(STAMP)
 	$(BIN)/python -m stichwerk.web.pyodide
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks conftest.py
+	$(BIN)/ruff format --check src tests benchmarks conftest.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -5,6 +5,8 @@ The tests run on the compiled modules (``make`` builds them); a worker process s
 legal actions, the refusals with their rule, every seat's view, the record, the result.
 """
 
+import doctest
+import importlib.util
 import json
 import os
 import subprocess
@@ -120,3 +122,21 @@ def test_the_build_command_answers_a_wrong_word_with_its_usage() -> None:
         text=True,
     )
     assert status.returncode == 0 and "compiled engine" in status.stdout
+
+
+def source_of(name: str) -> Path:
+    return native.PACKAGE.parent.joinpath(*name.split(".")).with_suffix(".py")
+
+
+DOCTESTED = [name for name in native.COMPILED if ">>>" in source_of(name).read_text()]
+
+
+@pytest.mark.parametrize("name", DOCTESTED)
+def test_the_compiled_modules_doctests_pass_on_their_python_source(name: str) -> None:
+    path = source_of(name)
+    spec = importlib.util.spec_from_file_location(f"pure_{name.replace('.', '_')}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0
