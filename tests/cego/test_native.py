@@ -140,3 +140,20 @@ def test_the_compiled_modules_doctests_pass_on_their_python_source(name: str) ->
     spec.loader.exec_module(module)
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_clone_has_every_slot_and_shares_no_list() -> None:
+    from stichwerk.cego.record import new_deal
+    from stichwerk.cego.state import SLOTS
+
+    deal = new_deal(profile="schwarzwald", seed=11)
+    for _ in range(9):
+        deal.apply(deal.legal_actions()[0])
+    copy = deal.clone()
+    for name in SLOTS:  # a slot clone forgot is unset: reading it raises AttributeError
+        mine, theirs = getattr(deal, name), getattr(copy, name)
+        assert mine == theirs, name
+        if isinstance(mine, (list, dict)):
+            assert mine is not theirs, name
+    copy.apply(copy.legal_actions()[0])
+    assert len(copy.history) == len(deal.history) + 1

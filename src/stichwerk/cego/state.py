@@ -16,9 +16,9 @@ defender. ``order`` lists the seats dealt in, Vorhand (the seat after the dealer
 """
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, Final, Self
+from typing import Any, Final
 
 from stichwerk.cego import cards as C
 from stichwerk.cego import scoring
@@ -27,7 +27,6 @@ from stichwerk.cego.contracts import EXCHANGES, FIXED, OWN_HAND
 from stichwerk.cego.profiles import Rules
 from stichwerk.core.action import Action
 from stichwerk.core.bits import Bits, bits_list, highest, lowest
-from stichwerk.core.clone import clone_function
 from stichwerk.core.errors import CardError, IllegalAction
 
 # The phases. Module constants are ``Final``: compiled (stichwerk.native), they are read as C
@@ -483,11 +482,69 @@ class CegoState:
     def _next(self, seat: int) -> int:
         return self._next_seat[seat]
 
-    def clone(self) -> Self:
-        """An independent copy (lists copied, immutable parts shared)."""
-        if not _CLONE:
-            _CLONE.append(clone_function(self, SLOTS, CegoState))
-        return _CLONE[0](self)  # type: ignore[return-value]
+    def clone(self) -> "CegoState":
+        """An independent copy: the lists (and the options) copied, everything else shared
+        (ints, strings, tuples and the frozen rules are never changed in place). Written out
+        slot by slot, which compiled (``stichwerk.native``) is a copy of C fields; a test checks
+        that it names every slot."""
+        other = CegoState()
+        other._await = self._await
+        other._challenger = self._challenger
+        other._exchange_step = self._exchange_step
+        other._gegensolo = self._gegensolo
+        other._holder = self._holder
+        other._last = self._last
+        other._last_winner = self._last_winner
+        other._level = self._level
+        other._mask = self._mask
+        other._n = self._n
+        other._next_seat = self._next_seat.copy()
+        other._offer = self._offer
+        other._picked_up = self._picked_up
+        other._queue = self._queue.copy()
+        other._raised = self._raised
+        other._result = self._result
+        other._seats = self._seats
+        other._speakers = self._speakers.copy()
+        other._special = self._special
+        other._standing = self._standing
+        other._trick = self._trick.copy()
+        other._watch = self._watch
+        other.announcer = self.announcer
+        other.aufgedeckt = self.aufgedeckt
+        other.blind = self.blind
+        other.contract = self.contract
+        other.deal_type = self.deal_type
+        other.dealer = self.dealer
+        other.dealt = self.dealt
+        other.declarer = self.declarer
+        other.dropped = self.dropped.copy()
+        other.forced_leads = self.forced_leads
+        other.forced_press = self.forced_press
+        other.hands = self.hands.copy()
+        other.history = self.history.copy()
+        other.is_over = self.is_over
+        other.laid_away = self.laid_away
+        other.laid_out = self.laid_out
+        other.last_trick = self.last_trick
+        other.leader = self.leader
+        other.never_wins = self.never_wins
+        other.options = self.options.copy()
+        other.order = self.order.copy()
+        other.phase = self.phase
+        other.piles = self.piles.copy()
+        other.pressed = self.pressed
+        other.profile = self.profile
+        other.removed = self.removed
+        other.rules = self.rules
+        other.schinder = self.schinder.copy()
+        other.shown = self.shown
+        other.solo_seat = self.solo_seat
+        other.to_act_seat = self.to_act_seat
+        other.trick_no = self.trick_no
+        other.tricks_won = self.tricks_won.copy()
+        other.withdrawable = self.withdrawable
+        return other
 
     # ---------------------------------------------------------- rounds of speech
 
@@ -1540,9 +1597,6 @@ class CegoState:
         if self._result is not None:
             record["result"] = self.result()
         return record
-
-
-_CLONE: list[Callable[[CegoState], CegoState]] = []
 
 
 def _codes_down(start: int, width: int) -> tuple[tuple[str, ...], ...]:

@@ -12,21 +12,16 @@ from collections.abc import Callable
 from typing import Any
 
 
-def clone_function(
-    sample: Any, slots: tuple[str, ...], blank: Callable[[], Any] | None = None
-) -> Callable[[Any], Any]:
-    """The copy function for ``sample``'s class with these ``slots``, deciding by ``sample``
-    which slots hold lists or dicts (a slot holds the same kind of value in every state of its
-    class). A class compiled by mypyc has no ``__slots__`` to read and cannot be made without
-    its ``__init__``: it passes its names, and ``blank`` (called without arguments) makes the
-    empty instance to fill."""
+def clone_function(sample: Any) -> Callable[[Any], Any]:
+    """The copy function for ``sample``'s class, deciding by ``sample`` which slots hold lists
+    or dicts (a slot holds the same kind of value in every state of its class)."""
     cls = type(sample)
-    lines = ["def clone(self):", "    other = new(cls)" if blank is None else "    other = blank()"]
-    for name in slots:
+    lines = ["def clone(self):", "    other = new(cls)"]
+    for name in cls.__slots__:
         mutable = isinstance(getattr(sample, name), (list, dict))
         lines.append(f"    other.{name} = self.{name}{'.copy()' if mutable else ''}")
     lines.append("    return other")
-    space: dict[str, Any] = {"new": object.__new__, "cls": cls, "blank": blank}
+    space: dict[str, Any] = {"new": object.__new__, "cls": cls}
     exec("\n".join(lines), space)  # the text is made here, from the class's slot names
     clone: Callable[[Any], Any] = space["clone"]
     return clone

@@ -1087,7 +1087,7 @@ class DokoState:
     def clone(self) -> "DokoState":
         """An independent copy (lists and dicts copied, the rest shared)."""
         if not _CLONE:
-            _CLONE.append(clone_function(self, DokoState.__slots__))
+            _CLONE.append(clone_function(self))
         return _CLONE[0](self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
