@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test lint typecheck jscheck unit bench clean services pyodide
+.PHONY: run test lint typecheck jscheck unit bench clean services pyodide native
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 
 # The web app on http://127.0.0.1:8000 with its SQLite file under var/ (terminal play: stichwerk play).
 run: $(STAMP) pyodide
+	$(BIN)/python -m stichwerk.native build --optional
 	$(BIN)/python -m stichwerk.server
 
 # Pyodide for the score sheet's offline scoring: fetched once from the npm registry (pinned,
@@ -25,8 +26,8 @@ pyodide: $(STAMP)
 	$(BIN)/python -m stichwerk.web.pyodide
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks conftest.py
+	$(BIN)/ruff format --check src tests benchmarks conftest.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -40,7 +41,12 @@ $(NODE_STAMP): package.json package-lock.json
 jscheck: $(NODE_STAMP)
 	node_modules/.bin/tsc -p tsconfig.json
 
-unit: $(STAMP) pyodide
+# The Cego engine compiled with mypyc into src/stichwerk/native/build/ (gitignored), rebuilt
+# when its sources change (about half a minute); the tests run on it (see stichwerk.native).
+native: $(STAMP)
+	$(BIN)/python -m stichwerk.native build
+
+unit: $(STAMP) pyodide native
 	$(BIN)/pytest
 
 # Debian's chromium (for Playwright) and a running PostgreSQL, for the web app's tests.
@@ -50,4 +56,4 @@ services:
 test: lint typecheck services jscheck unit
 
 clean:
-	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules src/stichwerk/native/build .mypy_cache .pytest_cache .ruff_cache .hypothesis

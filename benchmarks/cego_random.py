@@ -14,6 +14,10 @@ Schwarzwald ``uniform`` with ``tarok``, measured in alternating rounds (``--roun
 default: Stichwerk, OpenSpiel, Stichwerk, ...), each side's best round counted, so that a load
 that comes and goes does not fall on one side only.
 
+The engine is the compiled one (``stichwerk.native``: the same modules compiled with mypyc,
+every action still verified) where ``make`` has built it; the last row runs the same deals on
+the Python modules (``STICHWERK_PURE=1``, in a process of its own) for comparison.
+
     .venv/bin/python benchmarks/cego_random.py [--seconds 5] [--rounds 3]
 """
 
@@ -27,6 +31,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from stichwerk import native
 from stichwerk.cego.record import new_deal
 
 HERE = Path(__file__).resolve().parent
@@ -123,8 +128,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-openspiel", action="store_true")
+    parser.add_argument("--one-row", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     pin_to_one_core()
+    if args.one_row:  # Schwarzwald uniform only, as JSON (the Python modules' row)
+        print(json.dumps(run_stichwerk("schwarzwald", 0.0, args.seconds)))
+        return
+    compiled = native.compiled_modules()
+    print(f"engine: {'compiled (' + ', '.join(compiled) + ')' if compiled else 'Python modules'}")
     print(f"{'engine':<34} {'deals/s':>10} {'actions/s':>12}  contracts")
     rows = []
     for profile in ("schwarzwald", "titisee", "zego"):
@@ -150,11 +161,24 @@ def main() -> None:
             theirs = more
     label = "openspiel tarok(players=4)"
     print(f"{label:<34} {theirs['deals']:>10,.0f} {theirs['actions']:>12,.0f}")
+    pure = None
+    if compiled:
+        env = {**os.environ, native.PURE_ENV: "1"}
+        command = [sys.executable, __file__, "--one-row", "--seconds", str(args.seconds)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+        pure = json.loads(done.stdout.strip().splitlines()[-1])
+        label = "stichwerk schwarzwald, Python"
+        print(f"{label:<34} {pure['deals']:>10,.0f} {pure['actions']:>12,.0f}")
     print(
         f"\nactions/s, best of {args.rounds} alternating rounds, stichwerk schwarzwald uniform : "
         f"openspiel tarok = {ours['actions']:,.0f} : {theirs['actions']:,.0f} = "
         f"{ours['actions'] / theirs['actions']:.2f}"
     )
+    if pure is not None:
+        print(
+            f"compiled : Python modules = {ours['actions']:,.0f} : {pure['actions']:,.0f} = "
+            f"{ours['actions'] / pure['actions']:.2f} (the Python row: one round)"
+        )
 
 
 if __name__ == "__main__":

@@ -11,3 +11,7 @@ Nothing in a rules engine knows about bots, the command line, the server or stor
 """
 
 __version__ = "0.1.0"
+
+from stichwerk import native as _native
+
+_native.install()  # the compiled engine where a build matches the sources (see stichwerk.native)

@@ -16,9 +16,9 @@ defender. ``order`` lists the seats dealt in, Vorhand (the seat after the dealer
 """
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, Self
+from typing import Any, Final
 
 from stichwerk.cego import cards as C
 from stichwerk.cego import scoring
@@ -27,28 +27,27 @@ from stichwerk.cego.contracts import EXCHANGES, FIXED, OWN_HAND
 from stichwerk.cego.profiles import Rules
 from stichwerk.core.action import Action
 from stichwerk.core.bits import Bits, bits_list, highest, lowest
-from stichwerk.core.clone import clone_function
 from stichwerk.core.errors import CardError, IllegalAction
 
-SOLO, GEGENSOLO, SPECIAL, AUCTION, RAEUBER, EXCHANGE, PLAY, OVER = (
-    "solo",
-    "gegensolo",
-    "special",
-    "auction",
-    "raeuber",
-    "exchange",
-    "play",
-    "over",
-)
+# The phases. Module constants are ``Final``: compiled (stichwerk.native), they are read as C
+# statics instead of looked up in the module's dictionary each time.
+SOLO: Final = "solo"
+GEGENSOLO: Final = "gegensolo"
+SPECIAL: Final = "special"
+AUCTION: Final = "auction"
+RAEUBER: Final = "raeuber"
+EXCHANGE: Final = "exchange"
+PLAY: Final = "play"
+OVER: Final = "over"
 
-_RULE_CARDS = (C.T22, C.T21, C.T1)
+_RULE_CARDS: Final = (C.T22, C.T21, C.T1)
 """Räuber nach Regeln: the card that must fall in tricks 1, 2 and 3."""
 
 # Cached actions: play actions are made once per (seat, card), so the hot path allocates nothing.
-_PLAY: tuple[tuple[Action, ...], ...] = tuple(
+_PLAY: Final[tuple[tuple[Action, ...], ...]] = tuple(
     tuple(Action(seat, "play", card=CODES[c]) for c in range(54)) for seat in range(5)
 )
-_PLAYED: dict[int, tuple[int, int, tuple[int, int]]] = {
+_PLAYED: Final[dict[int, tuple[int, int, tuple[int, int]]]] = {
     id(action): (seat, 1 << card, (seat, card))
     for seat, row in enumerate(_PLAY)
     for card, action in enumerate(row)
@@ -67,7 +66,7 @@ _SAY: dict[tuple[int, str], Action] = {
 }  # fmt: skip
 
 
-_GEISS = 1 << C.T1
+_GEISS: Final = 1 << C.T1
 _WORDS = {
     (solo, ulti, soli_ulti): ("fort",)
     + (("solo",) if solo else ())
@@ -98,15 +97,17 @@ _WHERE = {
 }
 """Each round of speech as a refusal names it."""
 
-_SAID: dict[int, tuple[int, str]] = {id(action): key for key, action in _SAY.items()}
+_SAID: Final[dict[int, tuple[int, str]]] = {id(action): key for key, action in _SAY.items()}
 """Seat and word of each cached word, by identity (as ``_PLAYED``)."""
-_SAYS: tuple[dict[str, Action], ...] = tuple(
+_SAYS: Final[tuple[dict[str, Action], ...]] = tuple(
     {word: action for (s, word), action in _SAY.items() if s == seat} for seat in range(5)
 )
 """The same actions, one table per seat."""
 
 
-_SAY_LISTS: tuple[dict[tuple[str, ...], tuple[Action, ...]], ...] = tuple({} for _ in range(5))
+_SAY_LISTS: Final[tuple[dict[tuple[str, ...], tuple[Action, ...]], ...]] = tuple(
+    {} for _ in range(5)
+)
 """Each seat's actions for a list of words (made on first use)."""
 
 
@@ -114,10 +115,10 @@ def _say(seat: int, word: str) -> Action:
     return _SAYS[seat][word]
 
 
-_WITH_CARDS: dict[int, Action] = {}
+_WITH_CARDS: Final[dict[int, Action]] = {}
 """The exchange's actions (``lay-out``, ``keep``, ``press``, ``withdraw``), made once each:
 the key is the set of cards named, the seat and the act (``_cards_key``)."""
-_CARD_ACTS = ("lay-out", "keep", "press", "withdraw")
+_CARD_ACTS: Final = ("lay-out", "keep", "press", "withdraw")
 LAY_OUT, KEEP, PRESS, WITHDRAW = 0, 1, 2, 3
 
 
@@ -153,7 +154,7 @@ def _listed(lists: tuple[tuple[tuple[Action, ...], ...], ...], mask: Bits) -> li
             *ss[mask >> 30 & 255], *hs[mask >> 38 & 255], *ds[mask >> 46]]  # fmt: skip
 
 
-_ONE_CARD_LISTS: dict[tuple[int, int], tuple[tuple[tuple[Action, ...], ...], ...]] = {}
+_ONE_CARD_LISTS: Final[dict[tuple[int, int], tuple[tuple[tuple[Action, ...], ...], ...]]] = {}
 
 
 def _one_card_lists(seat: int, act: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
@@ -166,14 +167,14 @@ def _one_card_lists(seat: int, act: int) -> tuple[tuple[tuple[Action, ...], ...]
     return lists
 
 
-_SLICES = ((0, 11), (11, 11), (22, 8), (30, 8), (38, 8), (46, 8))
+_SLICES: Final = ((0, 11), (11, 11), (22, 8), (30, 8), (38, 8), (46, 8))
 """(first card, width) of each slice of ``_play_lists``."""
-_SHIFT = (22, 30, 38, 46)
+_SHIFT: Final = (22, 30, 38, 46)
 """The first card of each colour."""
-_PLAY_LISTS = tuple(_slice_lists(row) for row in _PLAY)
-_TRUMP_LISTS = tuple((t0, t1) for t0, t1, *_ in _PLAY_LISTS)
+_PLAY_LISTS: Final = tuple(_slice_lists(row) for row in _PLAY)
+_TRUMP_LISTS: Final = tuple((t0, t1) for t0, t1, *_ in _PLAY_LISTS)
 """Per seat: the play actions of the low and the high trumps, by 11-bit slice."""
-_FOLLOW = tuple(
+_FOLLOW: Final = tuple(
     tuple((lists[2 + suit], SUIT_MASK[suit], _SHIFT[suit]) for suit in range(4))
     for lists in _PLAY_LISTS
 )
@@ -262,7 +263,7 @@ def _lay_out_from(pool: Bits, kind: str) -> list[Bits]:
     return out
 
 
-_SEATING: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_SEATING: Final[dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 
 
 def _seating(seats: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -279,85 +280,91 @@ def _seating(seats: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]
     return seating
 
 
+SLOTS = (
+    "_await",
+    "_challenger",
+    "_exchange_step",
+    "_gegensolo",
+    "_holder",
+    "_last",
+    "_last_winner",
+    "_level",
+    "_mask",
+    "_n",
+    "_next_seat",
+    "_offer",
+    "_picked_up",
+    "_queue",
+    "_raised",
+    "_result",
+    "_seats",
+    "_speakers",
+    "_special",
+    "_standing",
+    "_trick",
+    "_watch",
+    "announcer",
+    "aufgedeckt",
+    "blind",
+    "contract",
+    "deal_type",
+    "dealer",
+    "dealt",
+    "declarer",
+    "dropped",
+    "forced_leads",
+    "forced_press",
+    "hands",
+    "history",
+    "is_over",
+    "laid_away",
+    "laid_out",
+    "last_trick",
+    "leader",
+    "never_wins",
+    "options",
+    "order",
+    "phase",
+    "piles",
+    "pressed",
+    "profile",
+    "removed",
+    "rules",
+    "schinder",
+    "shown",
+    "solo_seat",
+    "to_act_seat",
+    "trick_no",
+    "tricks_won",
+    "withdrawable",
+)
+"""The state's attributes (``clone`` copies them by name)."""
+
+
 class CegoState:
     """One Cego deal. Build it with :func:`new_deal` or from a record; drive it with actions."""
 
     game = "cego"
 
-    __slots__ = (
-        "_await",
-        "_challenger",
-        "_exchange_step",
-        "_gegensolo",
-        "_holder",
-        "_last",
-        "_last_winner",
-        "_level",
-        "_mask",
-        "_n",
-        "_next_seat",
-        "_offer",
-        "_picked_up",
-        "_queue",
-        "_raised",
-        "_result",
-        "_seats",
-        "_speakers",
-        "_special",
-        "_standing",
-        "_trick",
-        "_watch",
-        "announcer",
-        "aufgedeckt",
-        "blind",
-        "contract",
-        "deal_type",
-        "dealer",
-        "dealt",
-        "declarer",
-        "dropped",
-        "forced_leads",
-        "forced_press",
-        "hands",
-        "history",
-        "is_over",
-        "laid_away",
-        "laid_out",
-        "last_trick",
-        "leader",
-        "never_wins",
-        "options",
-        "order",
-        "phase",
-        "piles",
-        "pressed",
-        "profile",
-        "removed",
-        "rules",
-        "schinder",
-        "shown",
-        "solo_seat",
-        "to_act_seat",
-        "trick_no",
-        "tricks_won",
-        "withdrawable",
-    )
+    __slots__ = SLOTS
 
     def __init__(
         self,
-        rules: Rules,
+        rules: Rules | None = None,
         *,
-        profile: str,
-        options: dict[str, Any],
-        dealer: int,
-        hands: Sequence[Bits],
-        blind: Bits,
+        profile: str = "",
+        options: dict[str, Any] | None = None,
+        dealer: int = 0,
+        hands: Sequence[Bits] = (),
+        blind: Bits = 0,
         deal_type: str | None = None,
     ) -> None:
+        if rules is None:
+            return  # a blank, for ``clone`` and ``pickle`` to fill (compiled, see stichwerk.native)
         seats = len(hands)
         self.rules = rules
         self.profile = profile
-        self.options = dict(options)
+        self.options = dict(options or {})
         self.dealer = dealer
         self.dealt: tuple[Bits, ...] = tuple(hands)
         self.hands: list[Bits] = list(hands)
@@ -475,11 +482,69 @@ class CegoState:
     def _next(self, seat: int) -> int:
         return self._next_seat[seat]
 
-    def clone(self) -> Self:
-        """An independent copy (lists copied, immutable parts shared)."""
-        if not _CLONE:
-            _CLONE.append(clone_function(self))
-        return _CLONE[0](self)  # type: ignore[return-value]
+    def clone(self) -> "CegoState":
+        """An independent copy: the lists (and the options) copied, everything else shared
+        (ints, strings, tuples and the frozen rules are never changed in place). Written out
+        slot by slot, which compiled (``stichwerk.native``) is a copy of C fields; a test checks
+        that it names every slot."""
+        other = CegoState()
+        other._await = self._await
+        other._challenger = self._challenger
+        other._exchange_step = self._exchange_step
+        other._gegensolo = self._gegensolo
+        other._holder = self._holder
+        other._last = self._last
+        other._last_winner = self._last_winner
+        other._level = self._level
+        other._mask = self._mask
+        other._n = self._n
+        other._next_seat = self._next_seat.copy()
+        other._offer = self._offer
+        other._picked_up = self._picked_up
+        other._queue = self._queue.copy()
+        other._raised = self._raised
+        other._result = self._result
+        other._seats = self._seats
+        other._speakers = self._speakers.copy()
+        other._special = self._special
+        other._standing = self._standing
+        other._trick = self._trick.copy()
+        other._watch = self._watch
+        other.announcer = self.announcer
+        other.aufgedeckt = self.aufgedeckt
+        other.blind = self.blind
+        other.contract = self.contract
+        other.deal_type = self.deal_type
+        other.dealer = self.dealer
+        other.dealt = self.dealt
+        other.declarer = self.declarer
+        other.dropped = self.dropped.copy()
+        other.forced_leads = self.forced_leads
+        other.forced_press = self.forced_press
+        other.hands = self.hands.copy()
+        other.history = self.history.copy()
+        other.is_over = self.is_over
+        other.laid_away = self.laid_away
+        other.laid_out = self.laid_out
+        other.last_trick = self.last_trick
+        other.leader = self.leader
+        other.never_wins = self.never_wins
+        other.options = self.options.copy()
+        other.order = self.order.copy()
+        other.phase = self.phase
+        other.piles = self.piles.copy()
+        other.pressed = self.pressed
+        other.profile = self.profile
+        other.removed = self.removed
+        other.rules = self.rules
+        other.schinder = self.schinder.copy()
+        other.shown = self.shown
+        other.solo_seat = self.solo_seat
+        other.to_act_seat = self.to_act_seat
+        other.trick_no = self.trick_no
+        other.tricks_won = self.tricks_won.copy()
+        other.withdrawable = self.withdrawable
+        return other
 
     # ---------------------------------------------------------- rounds of speech
 
@@ -1534,9 +1599,6 @@ class CegoState:
         return record
 
 
-_CLONE: list[Callable[[CegoState], CegoState]] = []
-
-
 def _codes_down(start: int, width: int) -> tuple[tuple[str, ...], ...]:
     """For each ``width``-bit slice from card ``start``: its cards' codes, highest id first."""
     return tuple(
@@ -1545,7 +1607,7 @@ def _codes_down(start: int, width: int) -> tuple[tuple[str, ...], ...]:
     )
 
 
-_DOWN = tuple(_codes_down(start, width) for start, width in _SLICES)
+_DOWN: Final = tuple(_codes_down(start, width) for start, width in _SLICES)
 
 
 def _sorted_codes(mask: Bits) -> list[str]:

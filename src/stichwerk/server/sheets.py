@@ -348,7 +348,9 @@ def _download(body: str, media: str, name: str) -> Response:
 def pure_zip() -> tuple[bytes, str]:
     """The rules and the sheet as a zip for the phone's Python, and its content hash."""
     root = Path(stichwerk.__file__).parent
-    files = [root / "__init__.py", root / "games.py"]
+    # The package's __init__ asks stichwerk.native for a compiled engine (on the phone there is
+    # none, and the Python modules serve).
+    files = [root / "__init__.py", root / "games.py", root / "native" / "__init__.py"]
     for package in PURE_PACKAGES:
         files += sorted((root / package).rglob("*.py"))
     buffer = io.BytesIO()
