@@ -14,10 +14,11 @@ many.
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from stichwerk.bots import clock
 from stichwerk.core.action import Action
 
 Z95 = 1.959963984540054
@@ -136,3 +137,50 @@ def best_is_clear(chunks_v: list[Any], chunks_w: list[Any], z: float = 3.0) -> b
         if m <= z * math.sqrt(var / ess):
             return False
     return True
+
+
+def sample_in_batches(
+    fill: Callable[[int], tuple[int, Sequence[Any]]],
+    cap: int,
+    deadline: float | None,
+    *,
+    first: int,
+    most: int,
+    clear_after: int | None = None,
+    z: float = 3.0,
+) -> tuple[list[Any], Any, int]:
+    """Worlds sampled and played out on the kernel in batches that double from ``first`` to
+    ``most``, until ``cap`` worlds, or the ``deadline`` (``None``: exactly ``cap`` worlds), or,
+    with ``clear_after``, once at least that many show the best choice clearly ahead
+    (:func:`best_is_clear` with ``z``). The searches of both games decide this way.
+
+    ``fill(n)`` samples up to ``n`` worlds into fresh numpy arrays, a row per world: the values
+    (a column per choice), the log weights, then anything else the caller keeps per world; it
+    returns how many rows it filled (fewer than ``n``: no further world fits the view).
+    Returns the arrays, each concatenated over the batches, the weights (the largest 1) and the
+    number of worlds."""
+    import numpy as np
+
+    chunks: list[list[Any]] = []
+    done = 0
+    batch = first
+    while done < cap:
+        n = min(batch, cap - done)
+        got, arrays = fill(n)
+        if not chunks:
+            chunks = [[] for _ in arrays]
+        for chunk, array in zip(chunks, arrays, strict=True):
+            chunk.append(array[:got])
+        done += got
+        if got < n:
+            break  # no world fits: only a view that contradicts itself
+        if deadline is not None:
+            if clock.now() > deadline:
+                break
+            clear = clear_after is not None and done >= clear_after
+            if clear and best_is_clear(chunks[0], chunks[1], z):
+                break
+        batch = min(2 * batch, most)
+    out = [np.concatenate(chunk) for chunk in chunks]
+    logw = out[1]
+    return out, np.exp(logw - logw.max()), done

@@ -36,7 +36,7 @@ from stichwerk.bots.cego.heuristic import CegoHeuristicBot
 from stichwerk.bots.cego.knowledge import Knowledge, mask_of, read
 from stichwerk.bots.cego.search_v1 import CegoSearchBot
 from stichwerk.bots.cego.world import TRUMP_LEAN, sample_world
-from stichwerk.bots.evaluation import ActionValue, best_is_clear, clear_gain, weighted
+from stichwerk.bots.evaluation import ActionValue, clear_gain, sample_in_batches, weighted
 from stichwerk.cego import cards as C
 from stichwerk.cego import scoring
 from stichwerk.cego.contracts import EXCHANGES
@@ -262,33 +262,22 @@ class CegoSearch:
         events = np.array(k.events or [(0, 0)], dtype=np.int64).reshape(-1, 2)
         laid_start = k.laid_out | (k.shown & k.played)
         cap = self.worlds if self.worlds is not None else self.max_worlds
-        vs: list[Any] = []
-        ws: list[Any] = []
-        done = 0
-        batch = 8
-        while done < cap:
-            n = min(batch, cap - done)
+        banned = np.array(k.banned + [0] * (5 - len(k.banned)), dtype=np.int64)
+
+        def fill(n: int) -> tuple[int, tuple[Any, Any]]:
             values = np.zeros((n, len(plays)), dtype=np.float64)
             logw = np.zeros(n, dtype=np.float64)
             got = CC.search_weighted(
                 packed.base, packed.kn, packed.leans, packed.rules, k.removed, cards, n,
                 packed.rs, values, logw, events, len(k.events), laid_start, self.eps,
-                self.infer, np.array(k.banned + [0] * (5 - len(k.banned)), dtype=np.int64),
+                self.infer, banned,
             )  # fmt: skip
-            vs.append(values[:got])
-            ws.append(logw[:got])
-            done += got
-            if got < n:
-                break  # pragma: no cover - no world fits: only a view that contradicts itself
-            if self.worlds is None:
-                if clock.now() > deadline:
-                    break
-                if stop_early and done >= 256 and best_is_clear(vs, ws):
-                    break
-            batch = min(2 * batch, 256)
-        values_all = np.concatenate(vs)
-        logw_all = np.concatenate(ws)
-        weights = np.exp(logw_all - logw_all.max())
+            return got, (values, logw)
+
+        (values_all, _), weights, done = sample_in_batches(
+            fill, cap, None if self.worlds is not None else deadline, first=8, most=256,
+            clear_after=256 if stop_early else None,
+        )  # fmt: skip
         self.worlds_last = done
         self.rollouts_last = done * len(plays)
         self.ess_last = float(weights.sum() ** 2 / (weights**2).sum())
@@ -500,29 +489,20 @@ class CegoSearch:
         rs = np.array([self.rng.getrandbits(64)], dtype=np.uint64)
         rules_row = K.rules_row(rules)
         cap = self.worlds if self.worlds is not None else MAX_DEALS
-        vs: list[Any] = []
-        ws: list[Any] = []
-        done = 0
-        batch = 32
-        while done < cap:
-            n = min(batch, cap - done)
+
+        def fill(n: int) -> tuple[int, tuple[Any, Any]]:
             values = np.zeros((n, len(rows)), dtype=np.float64)
             logw = np.zeros(n, dtype=np.float64)
             got = CC.contract_values(
                 template, kn, leans, rules_row, k.removed, options, ps, ex, passed, model,
                 EPS_BID, n, rs, values, logw, -1 if soloist is None else soloist,
             )  # fmt: skip
-            vs.append(values[:got])
-            ws.append(logw[:got])
-            done += got
-            if got < n:
-                break  # pragma: no cover - no world fits: only a view that contradicts itself
-            if self.worlds is None and clock.now() > deadline:
-                break
-            batch = min(2 * batch, max(8, 8192 // len(rows)))
-        values_all = np.concatenate(vs)
-        logw_all = np.concatenate(ws)
-        weights = np.exp(logw_all - logw_all.max())
+            return got, (values, logw)
+
+        (values_all, _), weights, done = sample_in_batches(
+            fill, cap, None if self.worlds is not None else deadline, first=32,
+            most=max(8, 8192 // len(rows)),
+        )  # fmt: skip
         self.worlds_last = done
         self.rollouts_last = done * len(rows)
         return values_all, weights
