@@ -26,6 +26,7 @@ def make_settings(url: str, **overrides: Any) -> Settings:
         # rate limit has a test of its own (test_ws), with its own settings.
         "ws_rate": 1000.0,
         "ws_burst": 1000.0,
+        "ws_connect_rate": 1000.0,
     }
     base.update(overrides)
     return Settings(**base)

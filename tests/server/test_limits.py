@@ -159,6 +159,11 @@ def test_the_language_switch_goes_nowhere_but_this_site(client: TestClient) -> N
     [
         ("STICHWERK_BOT_WORKERS", "abc", "STICHWERK_BOT_WORKERS must be a whole number, not 'abc'"),
         ("STICHWERK_WS_RATE", "nan", "STICHWERK_WS_RATE must be a finite number of at least 0"),
+        (
+            "STICHWERK_WS_CONNECT_RATE",
+            "-2",
+            "STICHWERK_WS_CONNECT_RATE must be a finite number of at least 0",
+        ),
         ("STICHWERK_MAX_BODY", "-1", "STICHWERK_MAX_BODY must be at least 0, not '-1'"),
     ],
 )

@@ -130,6 +130,26 @@ def test_rate_limit_then_close(db_url: str, toy: None) -> None:
             assert closed.value.code == 1008
 
 
+def test_a_flood_of_handshakes_from_one_address_is_refused(db_url: str, toy: None) -> None:
+    from stichwerk.server.app import create_app
+
+    # 0.5 handshakes a second, a burst of 6: the seventh at once is refused with 1013 (try
+    # again later) before the endpoint looks at the table (which would refuse with 1008).
+    app = create_app(make_settings(db_url, ws_connect_rate=0.5))
+    with TestClient(app) as client:
+        codes = []
+        for _ in range(8):
+            with (
+                pytest.raises(WebSocketDisconnect) as refused,
+                client.websocket_connect("/ws/tables/nosuchtable00000", headers=ORIGIN),
+            ):
+                pass
+            codes.append(refused.value.code)
+        assert codes == [1008] * 6 + [1013] * 2
+        # Plain requests are not handshakes: the site still answers.
+        assert client.get("/").status_code == 200
+
+
 def test_actions_stale_illegal_out_of_turn_and_accepted(client: TestClient) -> None:
     guest(client)
     table = new_table(

@@ -70,6 +70,7 @@ class Services:
     hub: Hub
     login_limiter: KeyedLimiter
     write_limiter: KeyedLimiter
+    connect_limiter: KeyedLimiter
     sessions: SessionBook
     templates: Jinja2Templates
     ratings: RatingService
@@ -216,6 +217,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub=hub,
         login_limiter=KeyedLimiter(settings.login_rate, 10),
         write_limiter=KeyedLimiter(settings.write_rate, 3 * settings.write_rate),
+        connect_limiter=KeyedLimiter(settings.ws_connect_rate, 12 * settings.ws_connect_rate),
         sessions=sessions,
         templates=templates,
         ratings=ratings,
@@ -259,6 +261,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings=settings,
         login_limiter=svc.login_limiter,
         write_limiter=svc.write_limiter,
+        connect_limiter=svc.connect_limiter,
     )
     errors.install(app)
     app.include_router(api_router())

@@ -153,6 +153,9 @@ class Settings:
     """... and at once."""
     ws_max_message: int = 4096
     """Bytes of one client message."""
+    ws_connect_rate: float = 5.0
+    """Websocket handshakes (tables, bots, sheets, tournaments) per second per address, burst
+    twelve times as many: a page that reconnects is never refused, a flood of handshakes is."""
     login_rate: float = 0.5
     """Login, register, guest and password requests per second per address (burst 10)."""
     write_rate: float = 20.0
@@ -195,6 +198,7 @@ class Settings:
             bot_workers=_env_int("STICHWERK_BOT_WORKERS", 1),
             ws_rate=_env_float("STICHWERK_WS_RATE", 10.0),
             ws_burst=_env_float("STICHWERK_WS_BURST", 30.0),
+            ws_connect_rate=_env_float("STICHWERK_WS_CONNECT_RATE", 5.0),
             login_rate=_env_float("STICHWERK_LOGIN_RATE", 0.5),
             write_rate=_env_float("STICHWERK_WRITE_RATE", 20.0),
             max_body=_env_int("STICHWERK_MAX_BODY", 16384),

@@ -56,13 +56,24 @@ class Gate:
         settings: Settings,
         login_limiter: KeyedLimiter,
         write_limiter: KeyedLimiter,
+        connect_limiter: KeyedLimiter,
     ) -> None:
         self.app = app
         self.settings = settings
         self.login_limiter = login_limiter
         self.write_limiter = write_limiter
+        self.connect_limiter = connect_limiter
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if not self.connect_limiter.take(client_key(scope)):
+                # Too many handshakes from this address: refused (1013, try again later)
+                # before any endpoint looks up a session or a table.
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1013})
+                return
+            await self.app(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
