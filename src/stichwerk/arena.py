@@ -17,7 +17,6 @@ import json
 import math
 import os
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -25,6 +24,7 @@ from typing import Any, TypeVar
 from stichwerk.bots.base import make_bot
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import get_game
+from stichwerk.pools import process_pool
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -166,7 +166,7 @@ def _run_local(spec: ArenaSpec, workers: int) -> Iterator[DealOutcome]:
         for i in range(spec.deals):
             yield play_deal(spec, i)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with process_pool(workers) as pool:  # its workers end with this process, even killed
         chunk = max(1, min(16, spec.deals // (workers * 8)))
         yield from pool.map(
             _play_deal_star, [(spec, i) for i in range(spec.deals)], chunksize=chunk

@@ -2,6 +2,7 @@
 rate-limited before they are parsed, numbers that are not JSON refused, every error JSON."""
 
 import json
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -183,3 +184,33 @@ def test_a_bad_setting_stops_the_server_with_one_line(name: str, value: str, mes
     assert done.returncode == 2
     assert done.stderr.startswith(f"stichwerk.server: {message}")
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_a_body_that_trickles_in_is_refused_with_408(tmp_path: Any) -> None:
+    import socket
+
+    from tests.server.serverproc import Server
+
+    server = Server(tmp_path, env={"STICHWERK_BODY_TIMEOUT": "0.5"})
+    server.start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+            head = (
+                "POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+            )
+            sock.sendall(head.encode() + b'{"username": ')  # and then nothing more
+            answer = b""
+            while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        status, _, body = answer.partition(b"\r\n\r\n")
+        assert status.startswith(b"HTTP/1.1 408")
+        assert json.loads(body) == {"error": "the request body did not arrive within 0.5 seconds"}
+        # The server is well and answers the next request at once.
+        with urllib.request.urlopen(server.url + "/healthz", timeout=30) as r:
+            assert r.status == 200
+    finally:
+        server.stop()

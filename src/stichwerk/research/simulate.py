@@ -22,7 +22,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from stichwerk.arena import on_ray
 from stichwerk.bots.base import make_bot
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import get_game
+from stichwerk.pools import process_pool
 from stichwerk.research.table import check_table
 
 META_KEY = b"stichwerk.simulate"
@@ -291,7 +292,7 @@ def _run_local(spec: SimSpec, todo: list[int], workers: int) -> Iterator[tuple[i
         for k in todo:
             yield k, play_chunk(spec, k)
         return
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool = process_pool(workers)  # its workers end with this process, even killed
     queue = list(todo)
     running: set[Future[tuple[int, pa.Table]]] = set()
     try:

@@ -8,8 +8,7 @@ and gives it only the seat's view: a bot is a pure function of what its seat may
 A worker must not outlive the server: killed with ``kill -9``, the server runs no shutdown code,
 and a worker waiting for its next task would wait for ever (and keep multiprocessing's
 ``resource_tracker`` alive with it, which ends once the last process holding its pipe ends).
-So each worker watches its parent's sentinel (a pipe multiprocessing gives every spawned child,
-readable once the parent is gone) on a thread, and exits at once when it fires. A restarted
+So the pool is one whose workers exit with their parent (``stichwerk.pools``). A restarted
 server starts workers of its own and shares nothing with any that are still going down.
 
 **Outside bots** (``ext:NAME``): programs speaking the bot protocol (``docs/bot-protocol.md``)
@@ -24,10 +23,8 @@ deal's programs when the deal ends and a table's when it stops.
 
 import asyncio
 import logging
-import multiprocessing
-import os
 import threading
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 from stichwerk.bots.base import bot_names, make_bot
@@ -35,6 +32,7 @@ from stichwerk.bots.external import PREFIX as COMMAND_PREFIX
 from stichwerk.bots.external import ExternalBot
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
+from stichwerk.pools import process_pool
 from stichwerk.server.config import EXTERNAL_PREFIX, ExternalSpec
 
 log = logging.getLogger("stichwerk.bots.web")
@@ -51,19 +49,6 @@ def decide(bot: str, game: str, seed: str, view: dict[str, Any]) -> dict[str, An
     return make_bot(bot, game, seed).act(view).to_json()
 
 
-def _exit_with_parent() -> None:
-    """Worker initializer: end this process as soon as the server that started it is gone."""
-    parent = multiprocessing.parent_process()
-    if parent is None:  # not a spawned child (a thread pool in tests)
-        return
-
-    def watch() -> None:
-        parent.join()  # returns when the parent's sentinel closes: the parent has died
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
 def available_bots() -> list[str]:
     """Bot names a table may choose, weakest first."""
     return bot_names()
@@ -73,8 +58,7 @@ def worker_pool(workers: int, name: str) -> Executor:
     """The executor for CPU-bound work off the loop: ``workers`` spawned processes (a thread
     would hold the GIL the loop needs), or one thread when ``workers`` is 0 (tests)."""
     if workers > 0:
-        context = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(workers, mp_context=context, initializer=_exit_with_parent)
+        return process_pool(workers, spawn=True)
     return ThreadPoolExecutor(1, thread_name_prefix=name)
 
 

@@ -161,6 +161,9 @@ class Settings:
     write_rate: float = 20.0
     """Other writes to the API (POST, PUT) per second per address (burst 60)."""
     max_body: int = 16384
+    body_timeout: float = 30.0
+    """Seconds a request's whole body may take to arrive (a body that trickles in is refused
+    with 408, so a slow sender cannot hold a connection and its handler for ever)."""
     """Bytes of one request body (every body the API takes is small JSON)."""
     min_time_limit: int = 5
     """Seconds: the smallest away limit a table may set."""
@@ -202,6 +205,7 @@ class Settings:
             login_rate=_env_float("STICHWERK_LOGIN_RATE", 0.5),
             write_rate=_env_float("STICHWERK_WRITE_RATE", 20.0),
             max_body=_env_int("STICHWERK_MAX_BODY", 16384),
+            body_timeout=_env_float("STICHWERK_BODY_TIMEOUT", 30.0),
             min_time_limit=_env_int("STICHWERK_MIN_TIME_LIMIT", 5),
             analysis_workers=_env_int("STICHWERK_ANALYSIS_WORKERS", 1),
             analysis_seconds=_env_float("STICHWERK_ANALYSIS_SECONDS", 0.3),

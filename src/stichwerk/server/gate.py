@@ -10,11 +10,15 @@ In this order, each refusal the app's JSON error with one line:
 4. a body whose ``Content-Length`` is over the cap is refused (413) without reading a byte of
    it. A body sent without a length (chunked) is counted as it streams in: the chunk that
    crosses the cap raises a 413 inside the handler's body read, before anything is parsed (and
-   the rest is never read).
+   the rest is never read);
+5. a body that has not arrived whole within ``body_timeout`` seconds of its first read is
+   refused (408) the same way: a sender that trickles a byte now and then holds nothing for
+   long.
 
 Every response, the refusals included, gets the security headers.
 """
 
+import asyncio
 import re
 
 from starlette.datastructures import Headers, MutableHeaders
@@ -89,17 +93,33 @@ class Gate:
             return
 
         cap = self.body_cap(scope)
+        timeout = self.settings.body_timeout
         received = 0
+        whole = False
+        deadline: float | None = None
 
         async def counted() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, whole, deadline
+            if whole:
+                return await receive()  # the body is in: only the disconnect is left
+            loop = asyncio.get_running_loop()
+            if deadline is None:
+                deadline = loop.time() + timeout
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise HTTPException(
+                    408, f"the request body did not arrive within {timeout:g} seconds"
+                ) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > cap:
                     # FastAPI lets an HTTPException from the body read through to the app's
                     # error handler: the JSON 413.
                     raise HTTPException(413, f"the request body is over {cap} bytes")
+                whole = not message.get("more_body", False)
+            else:
+                whole = True
             return message
 
         async def send_with_headers(message: Message) -> None:
