@@ -11,7 +11,9 @@
   when it gains more than that and ``ANNOUNCE_MARGIN``.
 - **Reservations** (gesund or Vorbehalt; which solo, Hochzeit or Stilles Solo, Armut, a redeal):
   each option is played out in sampled deals of the other hands (``compiled.reservation_values``)
-  and the best mean is chosen. Seats that said gesund before are unlikely to hold an Armut.
+  and the best mean is chosen, each worth the announcements its parties would make (the seat's
+  plan, the other party's answer: a solo's count with its factor). Seats that said gesund
+  before are unlikely to hold an Armut.
 - **The Armut** (take or decline; what to give back): each choice played out the same way on
   deals built in Python and finished on the kernel.
 
