@@ -9,7 +9,11 @@ and of its best solo, and where the solo is predicted within ``--window`` of the
 plays both, the search at every seat (``--budget`` s of CPU time per card), the other seats
 saying gesund. Reported: the predicted and the played mean of each, and the paired difference.
 
-    .venv/bin/python benchmarks/solo_calibration.py --profile ddv --deals 600
+``--mixed`` also plays each such solo with the roll-out policy's card play (the ``heuristic``
+bot) at the soloist's seat, at the defenders' seats, or at all four: which side of the solo
+the policy plays worse than the search, and so which way the play-outs lean.
+
+    .venv/bin/python benchmarks/solo_calibration.py --profile ddv --deals 600 --mixed
 """
 
 import argparse
@@ -17,6 +21,7 @@ import json
 import math
 import time
 from pathlib import Path
+from typing import Any
 
 from stichwerk.bots import clock
 from stichwerk.bots.base import make_bot
@@ -27,9 +32,17 @@ from stichwerk.core.action import Action
 from stichwerk.doppelkopf.record import new_deal
 
 
-def played(profile: str, index: int, solo: str | None, budget: float) -> float:
+def played(
+    profile: str,
+    index: int,
+    solo: str | None,
+    budget: float,
+    soloist: str = "search",
+    defenders: str = "search",
+) -> float:
     """Deal ``index`` with Vorhand declaring ``solo`` (or gesund) and everyone else gesund,
-    the cards by the search: Vorhand's result against the table's mean."""
+    the cards by ``soloist`` at Vorhand and ``defenders`` elsewhere (``search`` or
+    ``heuristic``): Vorhand's result against the table's mean."""
     state = new_deal(profile=profile, seed=f"calibration-{index}", dealer=index % 4)
     vorhand = state.to_act
     assert vorhand is not None
@@ -42,13 +55,27 @@ def played(profile: str, index: int, solo: str | None, budget: float) -> float:
             state.apply(next(a for a in legal if a.act == "gesund"))
     if solo is not None:
         state.apply(Action(vorhand, "solo", type=solo[5:]))
-    bots = [make_bot("search", "doppelkopf", f"cal-{index}-{s}", budget=budget) for s in range(4)]
+
+    def bot(seat: int) -> Any:
+        name = soloist if seat == vorhand else defenders
+        params = {"budget": budget} if name == "search" else {}
+        return make_bot(name, "doppelkopf", f"cal-{index}-{seat}", **params)
+
+    bots = [bot(s) for s in range(4)]
     while not state.is_over:
         seat = state.to_act
         assert seat is not None
         state.apply(bots[seat].act(state.view(seat)))
     settlement = state.result()["score"]["settlement"]
     return settlement[vorhand] - sum(settlement) / 4
+
+
+MIXED = (
+    ("solo_policy_all", "heuristic", "heuristic"),
+    ("solo_search_vs_policy", "search", "heuristic"),
+    ("solo_policy_vs_search", "heuristic", "search"),
+)
+"""``--mixed``: the solo played again, (key, soloist's bot, defenders' bot)."""
 
 
 def main() -> None:
@@ -58,6 +85,7 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=4.0)
     parser.add_argument("--budget", type=float, default=0.05)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--mixed", action="store_true", help="also the policy at either side")
     args = parser.parse_args()
     clock.use_cpu_time()
     rows = []
@@ -78,6 +106,9 @@ def main() -> None:
         real_s = played(args.profile, i, solo, args.budget)
         row = {"deal": i, "solo": solo, "pred_gesund": pred["gesund"], "pred_solo": pred[solo]}
         rows.append({**row, "real_gesund": real_g, "real_solo": real_s})
+        if args.mixed:
+            for key, sol, dfn in MIXED:
+                rows[-1][key] = played(args.profile, i, solo, args.budget, sol, dfn)
         print(json.dumps(rows[-1]), flush=True)
     n = len(rows)
 
@@ -94,11 +125,12 @@ def main() -> None:
     print(f"\n{args.profile}: {n} of {args.deals} deals had a solo within {args.window} of"
           f" gesund ({time.time() - start:.0f} s)")  # fmt: skip
     summary = {}
-    for key in ("pred_gesund", "real_gesund", "pred_solo", "real_solo", "pred_diff",
-                "real_diff", "bias"):  # fmt: skip
+    keys = ["pred_gesund", "real_gesund", "pred_solo", "real_solo", "pred_diff", "real_diff",
+            "bias"] + ([key for key, _, _ in MIXED] if args.mixed else [])  # fmt: skip
+    for key in keys:
         m, h = stat(key)
         summary[key] = {"mean": m, "half_width": h}
-        print(f"  {key:<12} {m:+7.2f} ± {h:.2f}")
+        print(f"  {key:<22} {m:+7.2f} ± {h:.2f}")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"rows": rows, "summary": summary}, indent=2) + "\n")

@@ -395,6 +395,69 @@ def test_a_damen_solo_hand_is_declared_by_search() -> None:
     assert values[("solo", "damen")] > 5
 
 
+def _ddv_vorhand(hand: str) -> Any:
+    """A ``ddv`` deal with ``hand`` at Vorhand (seat 0) and the other cards dealt in order
+    (the search sees only its own hand)."""
+    deck = [c for c in DOKO_CODES for _ in range(2)]
+    mine = hand.split()
+    for c in mine:
+        deck.remove(c)
+    hands = [mine, deck[0:12], deck[12:24], deck[24:36]]
+    record = {"game": "doppelkopf", "profile": "ddv", "players": 4, "dealer": 3,
+              "hands": hands, "actions": []}  # fmt: skip
+    return doko_from_record(record)
+
+
+def _declaring(state: Any) -> Any:
+    """Seat 0 said Vorbehalt, the others gesund: seat 0 declares."""
+    state.apply(Action(0, "vorbehalt"))
+    for s in (1, 2, 3):
+        state.apply(Action(s, "gesund"))
+    return state
+
+
+def test_a_sure_solo_is_worth_its_announcements() -> None:
+    """All eight queens and four black aces: a Damensolo the soloist wins schwarz. Without
+    announcements it can bring at most 3 x (1 + keine 90, 60, 30, schwarz) = 15; the soloist
+    says Re and every Absage (+2 and +4 more, each times three), which the reservation's
+    play-outs now count (they left every announcement out, so a solo's Re, worth three times
+    a normal game's, was missing)."""
+    state = _declaring(_ddv_vorhand("CQ CQ SQ SQ HQ HQ DQ DQ CA CA SA SA"))
+    bot = make_bot("search", "doppelkopf", 3, worlds=100)
+    values = {(v.action.act, v.action.type): v.mean for v in bot.evaluate(state.view(0), 1.0)}  # type: ignore[attr-defined]
+    assert values[("solo", "damen")] == pytest.approx(33.0, abs=0.5)
+    assert bot.act(state.view(0)) == Action(0, "solo", type="damen")
+
+
+def test_announcements_tip_a_strong_colour_solo_over_the_normal_game() -> None:
+    """Both Dullen, a Kreuz-Dame, three more queens, two Karo-Buben, the Herz-Ass: the normal
+    game and a Herz-Solo are both won nearly always. Without announcements the normal game
+    (with its Fuchs, Karlchen and Doppelkopf) was worth more; said Re (and answered), the
+    solo's announcements count three times and the solo is worth more. Reproducible: a fixed
+    number of sampled deals from a fixed seed."""
+    state = _ddv_vorhand("C10 CQ DJ DJ DQ H10 H10 HA HK SA SQ SQ")
+    bot = make_bot("search", "doppelkopf", "b", worlds=800)
+    values = {v.action.act: v.mean for v in bot.evaluate(state.view(0), 2.0)}  # type: ignore[attr-defined]
+    assert values["vorbehalt"] > values["gesund"]
+    assert bot.act(state.view(0)).act == "vorbehalt"
+    _declaring(state)
+    assert bot.act(state.view(0)) == Action(0, "solo", type="herz")
+
+
+def test_a_weak_hand_declares_no_solo() -> None:
+    """Few trumps, no aces to run: every solo is a likely loss, more so as the defenders say
+    Kontra against it; the search says gesund, and forced to declare (Vorbehalt said) it
+    values every solo below the normal game's result."""
+    state = _ddv_vorhand("C9 C9 CK SJ S9 SK HK H9 DK D9 D10 HJ")
+    bot = make_bot("search", "doppelkopf", 5, worlds=300)
+    assert bot.act(state.view(0)).act == "gesund"
+    values = {v.action.act: v.mean for v in bot.evaluate(state.view(0), 1.0)}  # type: ignore[attr-defined]
+    gesund = values["gesund"]
+    _declaring(state)
+    solos = [v.mean for v in bot.evaluate(state.view(0), 1.0) if v.action.act == "solo"]  # type: ignore[attr-defined]
+    assert solos and max(solos) < gesund
+
+
 def test_a_strong_cego_hand_plays_solo_and_a_weak_one_passes() -> None:
     rules_hands = {
         "strong": "T22 T21 T20 T19 T18 T17 T16 T15 CK SK HK",

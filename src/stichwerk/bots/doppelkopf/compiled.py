@@ -289,7 +289,7 @@ def reservation_values(
     template: Any, kn: Any, kf: Any, prof: Any, orders: Any, ann: Any, pol_i: Any, pol_f: Any,
     options: Any, leaders: Any, silent: bool, passed: int, trump_mask: int, high: int,
     take: Any, gesund: int, armut_mask: int, armut_max: int, eps: float, worlds: int, rs: Any,
-    counters: Any, values: Any, logw: Any,
+    counters: Any, values: Any, logw: Any, said: Any,
 ) -> int:  # fmt: skip
     """Each reservation option of the seat played out in ``worlds`` sampled deals of the other
     hands: ``values[w, i]`` the seat's settlement against the table's mean under
@@ -297,7 +297,10 @@ def reservation_values(
     :data:`REDEAL`), led by ``leaders[i]``. ``logw[w]``: the log-likelihood of the world given
     the seats that said gesund before (bit set ``gesund``): a hand the bots would have
     declared an Armut with (at most ``armut_max`` trumps of ``armut_mask``) scores
-    ``log(eps)``."""
+    ``log(eps)``. ``said[w, i, p, q]``: the same had the seat said announcement plan ``p``
+    (:data:`PLANS`; 0 nothing) before the first card and the other party answered ``q`` (0
+    nothing, 1 its word, Kontra or Re), each where the rules allow it: in a solo every
+    announcement counts with the solo's factor."""
     me = kn[K.D_SEAT]
     out = np.zeros(5, dtype=np.int64)
     team = np.empty(5, dtype=np.int64)
@@ -305,6 +308,9 @@ def reservation_values(
     known = np.empty(5, dtype=np.int64)
     world = template.copy()
     st = template.copy()
+    st2 = template.copy()
+    n_plans = said.shape[2]
+    n_answers = said.shape[3]
     for w in range(worlds):
         _copy(world, template)
         if not K.sample_world(world, kn, kf, orders, rs, counters, ann):
@@ -318,11 +324,13 @@ def reservation_values(
             game = options[i]
             if game == REDEAL:
                 values[w, i] = 0.0
+                said[w, i, :, :] = 0.0
                 continue
             _copy(st, world)
             if game == ARMUT:
                 if not _armut(st, kn, me, passed, trump_mask, high, take, orders):
                     values[w, i] = 0.0
+                    said[w, i, :, :] = 0.0
                     continue
             elif game == NORMAL:
                 K._start_game(st, NORMAL, -1, silent)
@@ -337,7 +345,39 @@ def reservation_values(
             out[:] = 0
             K.settle(st, prof, out)
             values[w, i] = K._relative(out, me, kn)
+            for p in range(n_plans):
+                for q in range(n_answers):
+                    said[w, i, p, q] = _with_plan(st, st2, me, p, q, prof, ann, out, kn)
     return worlds
+
+
+PLANS = 6
+"""Announcement plans of :func:`reservation_values`: 0 nothing, 1 the party's word (Re or
+Kontra), 2 to 5 the word and an Absage (keine 90, 60, 30, schwarz); the other party's answer
+is 0 nothing or 1 its word (``ANSWERS``)."""
+ANSWERS = 2
+
+
+@jit
+def _with_plan(
+    st: Any, st2: Any, me: int, plan: int, answer: int, prof: Any, ann: Any, out: Any, kn: Any
+) -> float:
+    """The settlement of the finished deal ``st`` had ``me`` said announcement ``plan`` at the
+    start (12 cards held: no deadline passed) and a seat of the other party ``answer``; a word
+    the rules refuse is left out."""
+    _copy(st2, st)
+    party = st2[K.PARTY + me]
+    if party >= 0 and plan > 0:
+        if K.announce(st2, me, party, 12, ann) and plan > 1:
+            K.announce(st2, me, plan, 12, ann)
+    if party >= 0 and answer > 0:
+        for s in range(5):
+            if st2[K.NEXT + s] >= 0 and st2[K.PARTY + s] == 1 - party:
+                K.announce(st2, s, 1 - party, 12, ann)
+                break
+    out[:] = 0
+    K.settle(st2, prof, out)
+    return K._relative(out, me, kn)
 
 
 @jit_alloc

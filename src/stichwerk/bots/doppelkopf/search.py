@@ -11,7 +11,9 @@
   when it gains more than that and ``ANNOUNCE_MARGIN``.
 - **Reservations** (gesund or Vorbehalt; which solo, Hochzeit or Stilles Solo, Armut, a redeal):
   each option is played out in sampled deals of the other hands (``compiled.reservation_values``)
-  and the best mean is chosen. Seats that said gesund before are unlikely to hold an Armut.
+  and the best mean is chosen, each worth the announcements its parties would make (the seat's
+  plan, the other party's answer: a solo's count with its factor). Seats that said gesund
+  before are unlikely to hold an Armut.
 - **The Armut** (take or decline; what to give back): each choice played out the same way on
   deals built in Python and finished on the kernel.
 
@@ -396,34 +398,38 @@ class DoppelkopfSearch:
         options_a = np.array(codes, dtype=np.int64)
         leaders_a = np.array(leaders, dtype=np.int64)
         cap = self.worlds if self.worlds is not None else MAX_DEALS
-        vs: list[Any] = []
         ws: list[Any] = []
+        ss: list[Any] = []
         done = 0
         batch = 32
         while done < cap:
             n = min(batch, cap - done)
             values = np.zeros((n, len(options)), dtype=np.float64)
             logw = np.zeros(n, dtype=np.float64)
+            said = np.zeros((n, len(options), DC.PLANS, DC.ANSWERS), dtype=np.float64)
             got = DC.reservation_values(
                 template, kn, kf, t.profile, t.orders, t.ann, policy.ints, policy.floats,
                 options_a, leaders_a, p.silent_solo, passed, normal.trump_mask, high, take,
                 gesund, armut_mask if p.armut else 0, p.armut_max_trumps if p.armut else -1,
-                EPS_RESERVATION, n, rs, counters, values, logw,
+                EPS_RESERVATION, n, rs, counters, values, logw, said,
             )  # fmt: skip
-            vs.append(values[:got])
             ws.append(logw[:got])
+            ss.append(said[:got])  # said[:, :, 0, 0] is values: nothing said
             done += got
             if got < n:
                 break  # pragma: no cover - no world fits: only a view that contradicts itself
             if self.worlds is None and clock.now() > deadline:
                 break
             batch = min(2 * batch, max(8, 4096 // len(options)))
-        values_all = np.concatenate(vs)
+        said_all = np.concatenate(ss)
         logw_all = np.concatenate(ws)
         weights = np.exp(logw_all - logw_all.max())
         self.worlds_last = done
         self.rollouts_last = done * len(options)
-        return {o: (values_all[:, i], weights) for i, o in enumerate(options)}
+        out = {}
+        for i, o in enumerate(options):
+            out[o] = (_with_announcements(said_all[:, i], weights, self.confidence), weights)
+        return out
 
     # ------------------------------------------------------------------ the Armut
 
@@ -538,6 +544,36 @@ class DoppelkopfSearch:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _with_announcements(said: Any, weights: Any, z: float) -> Any:
+    """A declaration's values per deal (``said[deal, plan, answer]``, numpy, from
+    ``compiled.reservation_values``) with the announcements the parties would make: for each
+    plan of the seat the other party's answer that is worse for the seat on the mean, and of
+    the plans the one that gains most over saying nothing beyond ``z`` standard errors and
+    ``ANNOUNCE_MARGIN``, as a word is chosen in the play. A solo's announcements count with
+    the solo's factor, so leaving them out undervalued a strong solo and overvalued a weak one
+    (its defenders say Kontra)."""
+    total = float(weights.sum())
+    ess = total * total / float((weights * weights).sum())
+
+    def answered(plan: int) -> Any:
+        means = [float((weights * said[:, plan, q]).sum()) for q in range(said.shape[2])]
+        return said[:, plan, means.index(min(means))]
+
+    plain = answered(0)
+    if ess < 2:
+        return plain
+    best, best_gain = plain, ANNOUNCE_MARGIN
+    for plan in range(1, said.shape[1]):
+        values = answered(plan)
+        diff = values - plain
+        mean = float((weights * diff).sum() / total)
+        var = float((weights * (diff - mean) ** 2).sum() / total) * ess / (ess - 1)
+        gain = mean - z * math.sqrt(var / ess)
+        if gain > best_gain:
+            best, best_gain = values, gain
+    return best
 
 
 def _reservation_rows(K: Any, k: Knowledge) -> tuple[Any, Any, Any]:
