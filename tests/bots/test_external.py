@@ -151,6 +151,33 @@ def test_a_program_that_never_says_ready_or_cannot_start_is_replaced(tmp_path: P
     assert missing.faults[0].startswith("cannot start")
 
 
+@pytest.mark.parametrize("ended", ["before the hello", "after the hello"])
+def test_a_program_that_ends_at_once_is_reported_the_same_whichever_comes_first(
+    ended: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A program that exits at once may be gone before the hello is written (the write fails)
+    or after (its output ends): a race the report must not show. Here each order is forced."""
+    import subprocess
+
+    from stichwerk.bots import external
+
+    real = subprocess.Popen
+
+    def popen(*args: object, **kwargs: object) -> subprocess.Popen[str]:
+        proc: subprocess.Popen[str] = real(*args, **kwargs)  # type: ignore[call-overload]
+        if ended == "before the hello":
+            proc.wait(timeout=30)
+        return proc
+
+    monkeypatch.setattr(external.subprocess, "Popen", popen)
+    command = f"{sys.executable} -c " + ("'raise SystemExit(3)'" if ended == "before the hello"
+                                          else "'import sys; sys.stdin.readline()'")  # fmt: skip
+    bot = ExternalBot(command, "doppelkopf", startup_limit=30)
+    view = a_view()
+    assert bot.act(view).to_json() in view["legal_actions"]
+    assert bot.faults == ["it ended before saying ready"]
+
+
 def test_the_program_sees_its_seats_view_only(tmp_path: Path) -> None:
     seen = tmp_path / "seen.jsonl"
     body = f"""\

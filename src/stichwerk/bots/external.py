@@ -110,7 +110,7 @@ class ExternalBot:
         assert proc.stdout is not None
         threading.Thread(target=_pump, args=(proc.stdout, self._lines), daemon=True).start()
         self._seat = int(view["seat"])
-        self._send(
+        hello = self._send(
             {
                 "type": "hello",
                 "protocol": PROTOCOL,
@@ -120,8 +120,14 @@ class ExternalBot:
                 "seat": self._seat,
                 "seats": view.get("seats"),
                 "time_limit": self.time_limit,
-            }
+            },
+            starting=True,
         )
+        if not hello:
+            # Its input closed before the hello: the program has ended already (whether it
+            # ended before or after the hello was written is a race; the report is the same).
+            self._die("it ended before saying ready")
+            return
         deadline = time.monotonic() + self.startup_limit
         while not self._dead:
             left = deadline - time.monotonic()
@@ -143,7 +149,9 @@ class ExternalBot:
                     self.program_name = name[:60]
                 return
 
-    def _send(self, message: Mapping[str, Any]) -> bool:
+    def _send(self, message: Mapping[str, Any], *, starting: bool = False) -> bool:
+        """Write one message; ``False`` if the program's input is closed (then, unless
+        ``starting``, which reports it its own way, the program has lost its place)."""
         proc = self._proc
         if proc is None or proc.stdin is None:
             return False
@@ -151,7 +159,8 @@ class ExternalBot:
             proc.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
             proc.stdin.flush()
         except (OSError, ValueError):
-            self._die("its input is closed (the program ended)")
+            if not starting:
+                self._die("its input is closed (the program ended)")
             return False
         return True
 
