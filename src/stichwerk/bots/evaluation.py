@@ -183,4 +183,4 @@ def sample_in_batches(
         batch = min(2 * batch, most)
     out = [np.concatenate(chunk) for chunk in chunks]
     logw = out[1]
-    return out, np.exp(logw - logw.max()), done
+    return out, np.exp(logw - logw.max()) if done else logw, done

@@ -50,7 +50,7 @@ from stichwerk.bots.doppelkopf.world import (
     sample_world,
     settle,
 )
-from stichwerk.bots.evaluation import ActionValue, best_is_clear, clear_gain, weighted
+from stichwerk.bots.evaluation import ActionValue, clear_gain, sample_in_batches, weighted
 from stichwerk.core.action import Action
 from stichwerk.core.bits import bits_list
 from stichwerk.core.errors import StichwerkError
@@ -271,13 +271,8 @@ class DoppelkopfSearch:
         codes = np.array([WORDS[w.act] for w in words], dtype=np.int64)
         cards_a = np.array(cards, dtype=np.int64)
         cap = self.worlds if self.worlds is not None else self.max_worlds
-        chunks_v: list[Any] = []
-        chunks_s: list[Any] = []
-        chunks_w: list[Any] = []
-        done = 0
-        batch = 8
-        while done < cap:
-            n = min(batch, cap - done)
+
+        def fill(n: int) -> tuple[int, tuple[Any, Any, Any]]:
             values = np.zeros((n, len(cards)), dtype=np.float64)
             said = np.zeros((n, len(cards), len(words)), dtype=np.float64)
             logw = np.zeros(n, dtype=np.float64)
@@ -287,22 +282,12 @@ class DoppelkopfSearch:
                 public is not None, n, packed.rs, packed.counters, values, said, logw, hist,
                 n_ev, k.hochzeiter >= 0, self.eps, self.infer,
             )  # fmt: skip
-            chunks_v.append(values[:got])
-            chunks_s.append(said[:got])
-            chunks_w.append(logw[:got])
-            done += got
-            if got < n:
-                break  # pragma: no cover - no world fits: only a view that contradicts itself
-            if self.worlds is None:
-                if clock.now() > deadline:
-                    break
-                if stop_early and done >= MIN_CLEAR and best_is_clear(chunks_v, chunks_w, CLEAR):
-                    break
-            batch = min(2 * batch, 256)
-        values_all = np.concatenate(chunks_v)
-        said_all = np.concatenate(chunks_s)
-        logw_all = np.concatenate(chunks_w)
-        weights = np.exp(logw_all - logw_all.max()) if done else logw_all
+            return got, (values, logw, said)
+
+        (values_all, _, said_all), weights, done = sample_in_batches(
+            fill, cap, None if self.worlds is not None else deadline, first=8, most=256,
+            clear_after=MIN_CLEAR if stop_early else None, z=CLEAR,
+        )  # fmt: skip
         self.worlds_last = done
         self.rollouts_last = done * len(cards)
         self.ess_last = float(weights.sum() ** 2 / (weights**2).sum()) if done else 0.0
@@ -398,12 +383,8 @@ class DoppelkopfSearch:
         options_a = np.array(codes, dtype=np.int64)
         leaders_a = np.array(leaders, dtype=np.int64)
         cap = self.worlds if self.worlds is not None else MAX_DEALS
-        ws: list[Any] = []
-        ss: list[Any] = []
-        done = 0
-        batch = 32
-        while done < cap:
-            n = min(batch, cap - done)
+
+        def fill(n: int) -> tuple[int, tuple[Any, Any, Any]]:
             values = np.zeros((n, len(options)), dtype=np.float64)
             logw = np.zeros(n, dtype=np.float64)
             said = np.zeros((n, len(options), DC.PLANS, DC.ANSWERS), dtype=np.float64)
@@ -413,17 +394,12 @@ class DoppelkopfSearch:
                 gesund, armut_mask if p.armut else 0, p.armut_max_trumps if p.armut else -1,
                 EPS_RESERVATION, n, rs, counters, values, logw, said,
             )  # fmt: skip
-            ws.append(logw[:got])
-            ss.append(said[:got])  # said[:, :, 0, 0] is values: nothing said
-            done += got
-            if got < n:
-                break  # pragma: no cover - no world fits: only a view that contradicts itself
-            if self.worlds is None and clock.now() > deadline:
-                break
-            batch = min(2 * batch, max(8, 4096 // len(options)))
-        said_all = np.concatenate(ss)
-        logw_all = np.concatenate(ws)
-        weights = np.exp(logw_all - logw_all.max())
+            return got, (values, logw, said)  # said[:, :, 0, 0] is values: nothing said
+
+        (_, _, said_all), weights, done = sample_in_batches(
+            fill, cap, None if self.worlds is not None else deadline, first=32,
+            most=max(8, 4096 // len(options)),
+        )  # fmt: skip
         self.worlds_last = done
         self.rollouts_last = done * len(options)
         out = {}
