@@ -245,9 +245,11 @@ function playersPanel(director) {
       const value = name.value.trim();
       if (!value) return;
       if (await change({ op: "add_players", names: [value] })) {
-        delete drafts["add-name"];
+        // Only the name just added is cleared: the projector's websocket may have shown the
+        // new list before this answer came, and the next name may be typed already.
         const again = /** @type {HTMLInputElement|null} */ (document.getElementById("add-name"));
-        if (again) { again.value = ""; again.focus(); }
+        if (String(drafts["add-name"] ?? "").trim() === value) delete drafts["add-name"];
+        if (again && again.value.trim() === value) { again.value = ""; again.focus(); }
       }
     };
     name.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); add(); } });
@@ -262,7 +264,8 @@ function playersPanel(director) {
         el("button", {
           type: "button", id: "add-pasted", text: t("tournament.add_list"),
           onclick: async () => {
-            if (await change({ op: "add_players", text: paste.value })) delete drafts["paste-names"];
+            const text = paste.value;
+            if (await change({ op: "add_players", text }) && drafts["paste-names"] === text) delete drafts["paste-names"];
           },
         }),
       ]),
