@@ -384,10 +384,11 @@ def precache() -> list[str]:
     return urls
 
 
-def _qr_svg(url: str) -> str:
+def qr_svg(url: str, scale: int = 4) -> str:
+    """A QR code of ``url`` as inline SVG (a list's links; a tournament's printed sheets)."""
     qr = segno.make(url, error="m")
     buffer = io.BytesIO()
-    qr.save(buffer, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, title=url)
+    qr.save(buffer, kind="svg", scale=scale, border=2, xmldecl=False, svgns=True, title=url)
     return buffer.getvalue().decode()
 
 
@@ -503,7 +504,7 @@ def sheet_api() -> APIRouter:
         path = _links(live.info, role)[which]
         url = str(request.base_url).rstrip("/") + path
         return Response(
-            _qr_svg(url), media_type="image/svg+xml", headers={"cache-control": "private"}
+            qr_svg(url), media_type="image/svg+xml", headers={"cache-control": "private"}
         )
 
     return router

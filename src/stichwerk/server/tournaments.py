@@ -19,7 +19,6 @@ read-only link (the standings, the projector). Everything is decided and stored 
 import asyncio
 import contextlib
 import datetime as dt
-import io
 import json
 import logging
 import re
@@ -28,7 +27,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import segno
 from fastapi import APIRouter, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
@@ -40,7 +38,7 @@ from stichwerk.server.gate import LARGE_BODIES
 from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.security import origin_allowed
 from stichwerk.server.series import TableSeries
-from stichwerk.server.sheets import SheetHub, Watcher, _json_body, serve_watcher
+from stichwerk.server.sheets import SheetHub, Watcher, _json_body, qr_svg, serve_watcher
 from stichwerk.storage.db import Database
 from stichwerk.storage.repo import SeatTaken
 from stichwerk.storage.tournaments import (
@@ -550,14 +548,6 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")[:40] or "turnier"
 
 
-def qr_svg(url: str) -> str:
-    """A QR code of ``url`` as inline SVG (for the printed score sheets)."""
-    qr = segno.make(url, error="m")
-    buffer = io.BytesIO()
-    qr.save(buffer, kind="svg", scale=3, border=2, xmldecl=False, svgns=True, title=url)
-    return buffer.getvalue().decode()
-
-
 # -- the JSON API -----------------------------------------------------------------------------
 
 
@@ -970,8 +960,9 @@ def tournament_pages(templates: "Jinja2Templates") -> APIRouter:
             _need_director(director)
             base = str(request.base_url).rstrip("/")
             for table in chosen["tables"] if chosen else []:
-                table["qr"] = qr_svg(base + table["scorer"]) if table.get("scorer") else None
-                table["scorer_url"] = base + table["scorer"] if table.get("scorer") else None
+                scorer = base + table["scorer"] if table.get("scorer") else None
+                table["qr"] = qr_svg(scorer, scale=3) if scorer else None
+                table["scorer_url"] = scorer
         names = {p["number"]: p["name"] for p in state["players"]}
         return await page(
             request,

@@ -2,7 +2,7 @@
 // The lobby: log in or play as a guest, see open tables, open a new one.
 
 import { api, el, loadTexts, t, tOr, toast } from "./common.js";
-import { closingRoundControls, settingMeanings, settingName, settingValue } from "./rules.js";
+import { changedSettings, closingRoundControls, settingMeanings, settingName, settingValue } from "./rules.js";
 import { closingRoundsText, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("lobby-app"));
@@ -297,22 +297,8 @@ function createPanel() {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    /** @type {Record<string, any>} */ const options = {};
-    for (const input of settingsBox.querySelectorAll("input[data-setting]")) {
-      const node = /** @type {HTMLInputElement} */ (input);
-      const key = node.dataset.setting || "";
-      let value;
-      try {
-        if (node.type === "checkbox") value = node.checked;
-        else if (node.type === "number") value = Number(node.value);
-        else if (node.dataset.json) value = JSON.parse(node.value);
-        else value = node.value;
-      } catch (error) {
-        toast(`${key}: ${/** @type {Error} */ (error).message}`);
-        return;
-      }
-      if (JSON.stringify(value) !== JSON.stringify(defaults[key])) options[key] = value;
-    }
+    const options = changedSettings(settingsBox, defaults);
+    if (options === null) return;
     const seats = [];
     for (let i = 0; i < Number(seatCount.value); i += 1) {
       const kind = /** @type {HTMLSelectElement} */ (seatsBox.querySelector(`[data-seat-kind="${i}"]`)).value;

@@ -2,7 +2,7 @@
 // A table's rules as everyone at it sees them: the profile, and each setting the table changes
 // beside the profile's own value.
 
-import { LANG, el, t, tOr } from "./common.js";
+import { LANG, el, t, tOr, toast } from "./common.js";
 import { closingRoundsText, dealTypeName } from "./words.js";
 
 /**
@@ -109,4 +109,31 @@ export function closingRoundControls(rounds, allowed, listId, change) {
     onclick: () => change([...rounds, kind]),
   }));
   return { list, adders };
+}
+
+/**
+ * The settings a form's ``input[data-setting]`` fields change from ``defaults``, by name; null
+ * (with a toast naming the setting) when a field does not read.
+ * @param {HTMLElement} box
+ * @param {Record<string, any>} defaults
+ * @returns {Record<string, any>|null}
+ */
+export function changedSettings(box, defaults) {
+  /** @type {Record<string, any>} */ const options = {};
+  for (const input of box.querySelectorAll("input[data-setting]")) {
+    const node = /** @type {HTMLInputElement} */ (input);
+    const key = node.dataset.setting || "";
+    let value;
+    try {
+      if (node.type === "checkbox") value = node.checked;
+      else if (node.type === "number") value = Number(node.value);
+      else if (node.dataset.json) value = JSON.parse(node.value);
+      else value = node.value;
+    } catch (error) {
+      toast(`${key}: ${/** @type {Error} */ (error).message}`);
+      return null;
+    }
+    if (JSON.stringify(value) !== JSON.stringify(defaults[key])) options[key] = value;
+  }
+  return options;
 }

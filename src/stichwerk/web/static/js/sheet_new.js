@@ -4,7 +4,7 @@
 // rounds, a title. Also: import a list exported before, and the lists this phone has opened.
 
 import { api, el, loadTexts, t, tOr, toast } from "./common.js";
-import { closingRoundControls, settingMeanings, settingName } from "./rules.js";
+import { changedSettings, closingRoundControls, settingMeanings, settingName } from "./rules.js";
 import * as store from "./sheet_store.js";
 import { tableTitle } from "./words.js";
 
@@ -123,22 +123,8 @@ function createPanel() {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    /** @type {Record<string, any>} */ const options = {};
-    for (const input of settingsBox.querySelectorAll("input[data-setting]")) {
-      const node = /** @type {HTMLInputElement} */ (input);
-      const key = node.dataset.setting || "";
-      let value;
-      try {
-        if (node.type === "checkbox") value = node.checked;
-        else if (node.type === "number") value = Number(node.value);
-        else if (node.dataset.json) value = JSON.parse(node.value);
-        else value = node.value;
-      } catch (error) {
-        toast(`${key}: ${/** @type {Error} */ (error).message}`);
-        return;
-      }
-      if (JSON.stringify(value) !== JSON.stringify(defaults[key])) options[key] = value;
-    }
+    const options = changedSettings(settingsBox, defaults);
+    if (options === null) return;
     const names = [...namesBox.querySelectorAll("input")].map((i) => /** @type {HTMLInputElement} */ (i).value.trim());
     /** @type {Record<string, any>} */ const body = {
       game: game.value, profile: profile.value, options, seats: Number(seatCount.value),
