@@ -188,18 +188,22 @@ def doko_deal(
     return steps
 
 
-def doko_policy(profile: str, seed: int, seats: int = 4, public: bool = False) -> int:
+def doko_policy(
+    profile: str, seed: int, seats: int = 4, public: bool = False, style: int | None = None
+) -> int:
     """One Doppelkopf deal played by the search bots' roll-out policy in Python (``FastPlay``,
     ``policy.choose_card``) and in the kernel: the same card at every step and the same
-    settlement. ``public``: each seat knows the parties only as the table does."""
+    settlement. ``public``: each seat knows the parties only as the table does; ``style``: the
+    policy's rules (``policy.STYLE`` by default)."""
     import numpy as np
 
-    from stichwerk.bots.doppelkopf.policy import choose_card
+    from stichwerk.bots.doppelkopf.policy import STYLE, choose_card
     from stichwerk.bots.doppelkopf.rollouts import policy_tables
     from stichwerk.bots.doppelkopf.world import rollout, settle
     from stichwerk.doppelkopf import kernel as DK
     from stichwerk.doppelkopf.fast import FastPlay
 
+    style = STYLE if style is None else style
     rng = random.Random(seed)
     state = new_doko(profile=profile, seed=seed, players=seats, dealer=rng.randrange(seats))
     while state.phase != "play" and not state.is_over:
@@ -212,13 +216,13 @@ def doko_policy(profile: str, seed: int, seats: int = 4, public: bool = False) -
     fast = FastPlay.from_state(state)
     row = DK.from_state(state)
     t = DK.tables_for(state.profile)
-    pol = policy_tables(state.profile)
+    pol = policy_tables(state.profile, style)
     if public:
         known = [-1] * state.seats
         pub = np.full(5, -1, dtype=np.int64)
         DK.finish(row, DK.HEURISTIC, np.zeros(1, dtype=np.uint64), t.profile, t.orders,
                   pol.ints, pol.floats, pub, True)  # fmt: skip
-        rollout(fast, known)
+        rollout(fast, known, style)
     else:
         steps = 0
         while row[DK.OVER] == 0:
@@ -231,7 +235,7 @@ def doko_policy(profile: str, seed: int, seats: int = 4, public: bool = False) -
             legal = fast.legal()
             assert legal == DK.legal(row, t.orders), f"step {steps}: legal cards differ"
             if legal & (legal - 1):
-                want = choose_card(fast, seat, legal, fast.party)
+                want = choose_card(fast, seat, legal, fast.party, style)
                 team = row[DK.PARTY : DK.PARTY + 5].copy()
                 got = DK.choose_card(row, seat, legal, team, t.profile, t.orders, pol.ints,
                                      pol.floats, t.profile[DK.P_PARTNER_RULE])  # fmt: skip

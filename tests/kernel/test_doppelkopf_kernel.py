@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stichwerk.bots.doppelkopf.knowledge import read
+from stichwerk.bots.doppelkopf.policy import STYLE, STYLE_V1
 from stichwerk.bots.doppelkopf.rollouts import Packed, policy_tables
 from stichwerk.doppelkopf import kernel as K
 from stichwerk.doppelkopf.profiles import DDV, WIELANDSTRASSE
@@ -62,11 +63,21 @@ def test_kernel_and_engine_agree_step_for_step(
     seats=st.sampled_from([4, 5]),
     seed=st.integers(0, 2**32),
     public=st.booleans(),
+    style=st.sampled_from([STYLE, STYLE_V1]) | st.integers(0, 7).map(lambda f: f << 8 | 0b0110),
 )
 def test_kernel_policy_is_the_bots_policy(
-    profile: str, seats: int, seed: int, public: bool
+    profile: str, seats: int, seed: int, public: bool, style: int
 ) -> None:
-    doko_policy(profile, seed, seats, public)
+    """The same card at every step, in every style (today's, ``search-v1``'s, and any rules
+    for some seats only)."""
+    doko_policy(profile, seed, seats, public, style)
+
+
+def test_the_policy_rules_are_numbered_alike() -> None:
+    from stichwerk.bots.doppelkopf import policy
+
+    for name in ("S_FORCE", "S_CASH", "S_KONTRA_HIGH"):
+        assert getattr(policy, name) == getattr(K, name), name
 
 
 def test_the_differential_sees_every_kind_of_game() -> None:

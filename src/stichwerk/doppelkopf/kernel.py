@@ -824,7 +824,8 @@ T_KEY = 48
 T_TRUMPS = 72
 T_SUITS = 73
 T_DECK = 78
-POLICY_INT_WIDTH = 79
+T_STYLE = 79  # bits 0-4: the seats that play by the flags in bits 8 and up (``S_*``)
+POLICY_INT_WIDTH = 80
 T_THROW = 0
 T_WIN = 24
 T_SMEAR = 48
@@ -832,6 +833,16 @@ POLICY_FLOAT_WIDTH = 72
 TAKE_LAST = 4
 TAKE_SURE = 4
 FIGHT = 12
+S_FORCE = 1
+"""A defender of a solo leads a suit the soloist has shown out of, to draw his trumps."""
+S_CASH = 2
+"""A soloist cashes his sure Fehl winners before he draws trumps."""
+S_KONTRA_HIGH = 4
+"""A Kontra seat of a normal game leads trump from the top, as Re does."""
+STYLE_V1 = 0
+"""The policy as ``search-v1`` was measured with (no ``S_*`` rule)."""
+STYLE = (S_FORCE | S_CASH | S_KONTRA_HIGH) << 8 | 31
+"""Today's policy: every rule, every seat."""
 
 
 @dataclass(frozen=True)
@@ -867,9 +878,33 @@ def _fehl_safe(
 
 
 @jit
+def _solo_draw(
+    trumps: int, out: int, top: int, top_sure: bool, n_trumps: int, n_out: int, pol_i: Any,
+    ti: int,
+) -> int:  # fmt: skip
+    """The soloist draws trumps: the highest beatable one below a sure top (not the Fuchs),
+    or the top; -1 to lead something else."""
+    best = -1
+    best_key = -(1 << 40)
+    m = trumps
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if out & pol_i[ti, T_ABOVE + (c >> 1)] and c >> 1 != DA:
+            if pol_i[ti, T_KEY + (c >> 1)] > best_key:
+                best_key = pol_i[ti, T_KEY + (c >> 1)]
+                best = c
+    if best >= 0 and (top_sure or n_trumps >= n_out):
+        return best
+    if top_sure or n_trumps >= 2 * n_out:
+        return top
+    return -1
+
+
+@jit
 def _lead(
     st: Row, seat: int, hand: int, legal_mask: int, out: int, team: Any, orders: Any, oi: int,
-    pol_i: Any, pol_f: Any, ti: int, hochzeit_rule: int,
+    pol_i: Any, pol_f: Any, ti: int, hochzeit_rule: int, flags: int,
 ) -> int:  # fmt: skip
     trumps = 0
     fehl = 0
@@ -911,21 +946,10 @@ def _lead(
             return c0
     n_trumps = popcount(trumps)
     n_out = popcount(out_trumps)
-    if soloist and out_trumps and trumps:
-        best = -1
-        best_key = -(1 << 40)
-        m = trumps
-        while m:
-            c = lowest(m)
-            m &= m - 1
-            if out & pol_i[ti, T_ABOVE + (c >> 1)] and c >> 1 != DA:
-                if pol_i[ti, T_KEY + (c >> 1)] > best_key:
-                    best_key = pol_i[ti, T_KEY + (c >> 1)]
-                    best = c
-        if best >= 0 and (top_sure or n_trumps >= n_out):
+    if soloist and out_trumps and trumps and not flags & S_CASH:
+        best = _solo_draw(trumps, out, top, top_sure, n_trumps, n_out, pol_i, ti)
+        if best >= 0:
             return best
-        if top_sure or n_trumps >= 2 * n_out:
-            return top
     if st[HOCHZEITER] == seat and st[CLARIFIED] == 0 and fehl:
         if hochzeit_rule != 2:
             best = -1
@@ -958,6 +982,11 @@ def _lead(
                 best = c
     if best >= 0:
         return best
+    if soloist and out_trumps and trumps and flags & S_CASH:
+        best = _solo_draw(trumps, out, top, top_sure, n_trumps, n_out, pol_i, ti)
+        if best >= 0:
+            return best
+    defender = st[SOLOIST] >= 0 and not soloist
     their_voids = 0
     partner_voids = 0
     s = st[NEXT + seat]
@@ -995,7 +1024,10 @@ def _lead(
             m &= m - 1
             suit = orders[oi, O_CLS + (c >> 1)]
             run = popcount(out & pol_i[ti, T_SUITS + suit])
-            danger = 10.0 if (their_voids >> suit) & 1 else (6.0 if run < 3 else 0.0)
+            if defender and flags & S_FORCE and (their_voids >> suit) & 1:
+                danger = -2.0  # the soloist must trump it: his trumps grow fewer
+            else:
+                danger = 10.0 if (their_voids >> suit) & 1 else (6.0 if run < 3 else 0.0)
             cost = pol_f[ti, T_THROW + (c >> 1)] + danger
             if cost < bc or (cost == bc and run < br):
                 bc = cost
@@ -1017,7 +1049,7 @@ def _lead(
             reduced = pool & ~(1 << top)
             if reduced:
                 pool = reduced
-        if st[SOLOIST] < 0 and my == 1 and popcount(pool) > 1:
+        if st[SOLOIST] < 0 and my == 1 and popcount(pool) > 1 and not flags & S_KONTRA_HIGH:
             best = -1
             bt = 1e300
             m = pool
@@ -1235,9 +1267,23 @@ def choose_card(
     oi = st[ORDER]
     hand = st[HAND + seat]
     out = pol_i[ti, T_DECK] & ~st[PLAYED] & ~hand
+    style = pol_i[ti, T_STYLE]
+    flags = style >> 8 if (style >> seat) & 1 else 0
     if st[TLEN] == 0:
         return _lead(
-            st, seat, hand, legal_mask, out, team, orders, oi, pol_i, pol_f, ti, hochzeit_rule
+            st,
+            seat,
+            hand,
+            legal_mask,
+            out,
+            team,
+            orders,
+            oi,
+            pol_i,
+            pol_f,
+            ti,
+            hochzeit_rule,
+            flags,
         )
     return _follow(st, seat, legal_mask, out, team, orders, oi, pol_i, pol_f, ti)
 

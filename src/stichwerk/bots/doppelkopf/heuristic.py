@@ -21,7 +21,7 @@ from typing import Any
 
 from stichwerk.bots.base import OUT_OF_TURN, View, legal_of
 from stichwerk.bots.doppelkopf.knowledge import CQ, Knowledge, read
-from stichwerk.bots.doppelkopf.policy import choose_card
+from stichwerk.bots.doppelkopf.policy import STYLE, choose_card
 from stichwerk.bots.doppelkopf.world import relative, rollout, sample_world, settle
 from stichwerk.core.action import Action
 from stichwerk.core.bits import bits_list
@@ -118,8 +118,9 @@ def normal_strength(hand: int, k: Knowledge) -> float:
 class Evaluator:
     """A seat's mean relative settlement for a game it could make, by simulated deals."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, style: int = STYLE) -> None:
         self.rng = rng
+        self.style = style
 
     def game(self, k: Knowledge, game_type: str, *, samples: int) -> float:
         """``game_type``: ``normal``, ``hochzeit``, ``solo-still`` or ``solo-<type>``."""
@@ -127,7 +128,7 @@ class Evaluator:
         for _ in range(samples):
             world = sample_world(k, self.rng)
             fast = self.deal(k, world.hands, game_type)
-            rollout(fast)
+            rollout(fast, style=self.style)
             total += relative(settle(fast), k.seat, k.order)
         return total / max(samples, 1)
 
@@ -190,9 +191,11 @@ class DoppelkopfHeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int | str = 0, samples: int = 10) -> None:
+    def __init__(self, seed: int | str = 0, samples: int = 10, style: int = STYLE) -> None:
         self.seed = seed
         self.samples = samples
+        self.style = style
+        """The card-play policy's rules (``policy.STYLE``; ``search-v1`` keeps ``STYLE_V1``)."""
 
     def act(self, view: View) -> Action:
         actions = legal_of(view)
@@ -224,7 +227,7 @@ class DoppelkopfHeuristicBot:
             if card >> 1 in plays:
                 legal |= 1 << card
         legal = _keep_one_copy(legal)
-        card = choose_card(fast, k.seat, legal, team_of(k))
+        card = choose_card(fast, k.seat, legal, team_of(k), self.style)
         return plays[card >> 1]
 
     # -- announcements
@@ -283,7 +286,7 @@ class DoppelkopfHeuristicBot:
         p = k.profile
         hand = k.hand
         rng = random.Random(f"plan-{self.seed}-{sorted(bits_list(hand))}-{k.seat}")
-        ev = Evaluator(rng)
+        ev = Evaluator(rng, self.style)
         allowed = reservation_kinds(p, hand)
         both_cq = "hochzeit" in allowed
         candidates = sorted(

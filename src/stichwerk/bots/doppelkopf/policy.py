@@ -19,6 +19,11 @@ of thumb of a club player:
   while there is a choice).
 - **The end**: with two cards left, the Kreuz Bube (Karlchen) or a sure trump is kept for the
   last trick.
+- **Solos** (the rules of a ``style``, ``S_*``): the soloist cashes his sure Fehl winners before
+  he draws trumps (``S_CASH``); a defender leads a suit the soloist has shown out of, to draw
+  his trumps (``S_FORCE``). In a normal game Kontra leads trump from the top as Re does
+  (``S_KONTRA_HIGH``). ``search-v1`` keeps the policy without them (``STYLE_V1``), as it was
+  measured; ``benchmarks/policy_style.py`` measures each rule.
 """
 
 from dataclasses import dataclass
@@ -31,6 +36,14 @@ TAKE_LAST = 4
 TAKE_SURE = 4
 FIGHT = 12
 KARLCHEN_KEEP = 10.0
+S_FORCE = 1
+S_CASH = 2
+S_KONTRA_HIGH = 4
+STYLE_V1 = 0
+"""The policy as ``search-v1`` was measured with (no ``S_*`` rule)."""
+STYLE = (S_FORCE | S_CASH | S_KONTRA_HIGH) << 8 | 31
+"""Today's policy: every rule for every seat. Bits 0-4 name the seats that play by the rules
+in bits 8 and up (so that a benchmark can give them to some seats only)."""
 DA = code_of("DA")
 CJ = code_of("CJ")
 CQ = code_of("CQ")
@@ -144,7 +157,7 @@ def card_list(mask: int) -> tuple[int, ...]:
     return c0[mask & 4095] + c1[(mask >> 12) & 4095] + c2[(mask >> 24) & 4095] + c3[mask >> 36]
 
 
-def choose_card(fast: FastPlay, seat: int, legal: int, team: list[int]) -> int:
+def choose_card(fast: FastPlay, seat: int, legal: int, team: list[int], style: int = STYLE) -> int:
     """The card id to play. ``fast`` holds this seat's hand, the trick and the cards played;
     other hands in it are not looked at. ``team`` is each seat's party as this seat knows it."""
     legal &= ~((legal & _EVEN) << 1)  # the two copies of a card play alike: keep one
@@ -154,7 +167,8 @@ def choose_card(fast: FastPlay, seat: int, legal: int, team: list[int]) -> int:
     hand = fast.hands[seat]
     out = t.deck & ~fast.played & ~hand
     if not fast.trick_ids:
-        return _lead(fast, seat, hand, legal, out, team, t)
+        flags = style >> 8 if style >> seat & 1 else 0
+        return _lead(fast, seat, hand, legal, out, team, t, flags)
     return _follow(fast, seat, legal, out, team, t)
 
 
@@ -175,9 +189,21 @@ def _fehl_safe(card: int, fast: FastPlay, seat: int, out: int, t: Tables) -> boo
     return True
 
 
+def _solo_draw(trumps: list[int], out: int, top: int, top_sure: bool, n_out: int, t: Tables) -> int:
+    """The soloist draws trumps: the highest beatable one below a sure top (not the Fuchs),
+    or the top; -1 to lead something else."""
+    loose = [c for c in trumps if out & t.above[c >> 1] and c >> 1 != DA]
+    if loose and (top_sure or len(trumps) >= n_out):
+        return max(loose, key=lambda c: t.key[c >> 1])
+    if top_sure or len(trumps) >= 2 * n_out:
+        return top
+    return -1
+
+
 def _lead(
-    fast: FastPlay, seat: int, hand: int, legal: int, out: int, team: list[int], t: Tables
-) -> int:
+    fast: FastPlay, seat: int, hand: int, legal: int, out: int, team: list[int], t: Tables,
+    flags: int,
+) -> int:  # fmt: skip
     cls = fast.order.cls
     cards = card_list(legal)
     trumps = [c for c in cards if cls[c >> 1] == TRUMP]
@@ -192,13 +218,12 @@ def _lead(
         keep = [c for c in cards if c >> 1 == CJ or (c == top and top_sure)]
         if len(keep) == 1:
             return cards[0] if keep[0] == cards[1] else cards[1]
-    if soloist and out_trumps and trumps:
+    n_out = out_trumps.bit_count()
+    if soloist and out_trumps and trumps and not flags & S_CASH:
         # Draw trumps with the high ones below the top, keeping the top for control.
-        loose = [c for c in trumps if out & t.above[c >> 1] and c >> 1 != DA]
-        if loose and (top_sure or len(trumps) >= out_trumps.bit_count()):
-            return max(loose, key=lambda c: t.key[c >> 1])
-        if top_sure or len(trumps) >= 2 * out_trumps.bit_count():
-            return top
+        draw = _solo_draw(trumps, out, top, top_sure, n_out, t)
+        if draw >= 0:
+            return draw
     if fast.hochzeiter == seat and not fast.clarified and fehl:
         # A Hochzeit looks for its partner: a Fehl card another seat will take.
         rule = fast.profile.hochzeit_partner
@@ -211,6 +236,11 @@ def _lead(
     safe = [c for c in fehl if _fehl_safe(c, fast, seat, out, t)]
     if safe:
         return max(safe, key=lambda c: (CARD_AUGEN[c], -(hand & t.suits[cls[c >> 1]]).bit_count()))
+    if soloist and out_trumps and trumps and flags & S_CASH:
+        draw = _solo_draw(trumps, out, top, top_sure, n_out, t)
+        if draw >= 0:
+            return draw
+    force = fast.soloist >= 0 and not soloist and flags & S_FORCE
     # Which seats of the other party have shown out of each suit (they would trump it).
     voids = fast.voids
     their_voids = 0
@@ -239,7 +269,10 @@ def _lead(
         def lead_cost(c: int) -> tuple[float, int]:
             suit = cls[c >> 1]
             run = (out & t.suits[suit]).bit_count()
-            danger = 10.0 if their_voids >> suit & 1 else 6.0 if run < 3 else 0.0
+            if force and their_voids >> suit & 1:
+                danger = -2.0  # the soloist must trump it: his trumps grow fewer
+            else:
+                danger = 10.0 if their_voids >> suit & 1 else 6.0 if run < 3 else 0.0
             return (t.throw[c >> 1] + danger, run)
 
         best = min(fehl, key=lead_cost)
@@ -251,7 +284,7 @@ def _lead(
         pool = [c for c in trumps if c >> 1 != DA or t.throw[DA] < 20] or trumps
         if len(pool) > 1 and not top_sure:
             pool = [c for c in pool if c != top] or pool
-        if fast.soloist < 0 and my == 1 and len(pool) > 1:
+        if fast.soloist < 0 and my == 1 and len(pool) > 1 and not flags & S_KONTRA_HIGH:
             return min(pool, key=lambda c: t.throw[c >> 1])
         return max(pool, key=lambda c: t.key[c >> 1])
     return best

@@ -35,18 +35,22 @@ def available() -> bool:
     return kernel() is not None
 
 
-_POLICY: dict[Profile, Any] = {}
+_POLICY: dict[tuple[Profile, int], Any] = {}
 
 
-def policy_tables(profile: Profile) -> Any:
+def policy_tables(profile: Profile, style: int | None = None) -> Any:
     """The roll-out policy's numbers (``policy.tables``) for every card order of ``profile``
-    and both fox rules, as the kernel's :class:`~stichwerk.doppelkopf.kernel.PolicyTables`."""
-    hit = _POLICY.get(profile)
+    and both fox rules, and its ``style`` (default ``policy.STYLE``), as the kernel's
+    :class:`~stichwerk.doppelkopf.kernel.PolicyTables`."""
+    from stichwerk.bots.doppelkopf.policy import STYLE, tables
+
+    if style is None:
+        style = STYLE
+    hit = _POLICY.get((profile, style))
     if hit is not None:
         return hit
     import numpy as np
 
-    from stichwerk.bots.doppelkopf.policy import tables
     from stichwerk.doppelkopf.trumps import SCHEMES, order_for
 
     K = kernel()
@@ -70,14 +74,15 @@ def policy_tables(profile: Profile) -> Any:
                     floats[i, K.T_THROW : K.T_THROW + 24] = t.throw
                     floats[i, K.T_WIN : K.T_WIN + 24] = t.win
                     floats[i, K.T_SMEAR : K.T_SMEAR + 24] = t.smear
-    hit = _POLICY[profile] = K.PolicyTables(ints, floats)
+    ints[:, K.T_STYLE] = style
+    hit = _POLICY[profile, style] = K.PolicyTables(ints, floats)
     return hit
 
 
 class Packed:
     """One decision's knowledge in the kernel's rows, and the kernel's tables."""
 
-    def __init__(self, k: Knowledge, rng: random.Random) -> None:
+    def __init__(self, k: Knowledge, rng: random.Random, style: int | None = None) -> None:
         import numpy as np
 
         K = kernel()
@@ -85,7 +90,7 @@ class Packed:
         self.K = K
         self.k = k
         self.tables = K.tables_for(k.profile)
-        self.policy = policy_tables(k.profile)
+        self.policy = policy_tables(k.profile, style)
         self.base = K.from_fast(k.base)
         self.base[K.HAND + k.seat] = k.hand
         kn, kf = knowledge_rows(K, k)

@@ -42,7 +42,7 @@ from stichwerk.bots.doppelkopf.heuristic import (
     team_of,
 )
 from stichwerk.bots.doppelkopf.knowledge import LEVEL_ACTS, Knowledge, read
-from stichwerk.bots.doppelkopf.policy import choose_card
+from stichwerk.bots.doppelkopf.policy import STYLE, choose_card
 from stichwerk.bots.doppelkopf.search_v1 import DoppelkopfSearchBot
 from stichwerk.bots.doppelkopf.world import (
     relative,
@@ -109,8 +109,11 @@ class DoppelkopfSearch:
         self.seed = seed
         self.rng = random.Random(f"search2-{seed}")
         self.heuristic = DoppelkopfHeuristicBot(seed)
-        self.fallback = None if self.compiled else DoppelkopfSearchBot(seed, budget, worlds,
-                                                                       compiled=False)  # fmt: skip
+        self.fallback = (
+            None
+            if self.compiled
+            else DoppelkopfSearchBot(seed, budget, worlds, compiled=False, style=STYLE)
+        )
         self.worlds_last = 0
         self.rollouts_last = 0
         self.ess_last = 0.0

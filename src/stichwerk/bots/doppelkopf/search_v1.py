@@ -11,6 +11,9 @@ errors: with few worlds the best mean is often just the luckiest. The same roll-
 once more with the seat's next announcement (Re/Kontra or an Absage) added, tell whether that
 announcement pays. Reservations and the Armut use the heuristic with more simulated deals.
 
+It keeps the roll-out policy as it was when this search was measured against the new one
+(``policy.STYLE_V1``: without the solo rules added since), so that it stays the yardstick.
+
 Every decision keeps to a time budget (default 0.3 s); with ``worlds`` set it samples exactly
 that many worlds instead, so that its play is reproducible.
 
@@ -29,7 +32,7 @@ from stichwerk.bots.base import OUT_OF_TURN, View, legal_of
 from stichwerk.bots.doppelkopf import rollouts
 from stichwerk.bots.doppelkopf.heuristic import DoppelkopfHeuristicBot, team_of
 from stichwerk.bots.doppelkopf.knowledge import CQ, LEVEL_ACTS, Knowledge, read
-from stichwerk.bots.doppelkopf.policy import choose_card
+from stichwerk.bots.doppelkopf.policy import STYLE_V1, choose_card
 from stichwerk.bots.doppelkopf.world import fast_from, relative, rollout, sample_world, settle
 from stichwerk.bots.speed import mid_deal_views, rates
 from stichwerk.core.action import Action
@@ -59,8 +62,11 @@ class DoppelkopfSearchBot:
         confidence: float = 1.0,
         public: bool = True,
         compiled: bool | None = None,
+        style: int = STYLE_V1,
     ) -> None:
         self.budget = budget
+        self.style = style
+        """The policy's rules (``policy.STYLE_V1``: as this search was measured)."""
         self.worlds = worlds
         self.bid_samples = bid_samples
         self.compiled = rollouts.available() if compiled is None else compiled
@@ -73,7 +79,7 @@ class DoppelkopfSearchBot:
         self.public = public
         """Roll-outs where the seats know only what the table knows of the parties."""
         self.rng = random.Random(f"search-{seed}")
-        self.heuristic = DoppelkopfHeuristicBot(seed)
+        self.heuristic = DoppelkopfHeuristicBot(seed, style=style)
         self.worlds_last = 0
         self.rollouts_last = 0
 
@@ -142,7 +148,7 @@ class DoppelkopfSearchBot:
     ) -> tuple[list[list[float]], list[list[float]]]:
         """Per card, its value in each world (and with ``word`` said), on the kernel, in
         growing batches until the budget is spent."""
-        packed = rollouts.Packed(k, self.rng)
+        packed = rollouts.Packed(k, self.rng, self.style)
         act = -1 if word is None else LEVEL_ACTS.index(word.act)
         values: list[list[float]] = [[] for _ in cards]
         said: list[list[float]] = [[] for _ in cards]
@@ -188,7 +194,7 @@ class DoppelkopfSearchBot:
             for i, card in enumerate(cards):
                 fast = base.copy()
                 fast.play(card)
-                rollout(fast, shown if card >> 1 == CQ else public)
+                rollout(fast, shown if card >> 1 == CQ else public, self.style)
                 extras = fast.extras()
                 values[i].append(relative(settle(fast, extras), seat, order))
                 if word is not None:
@@ -214,7 +220,7 @@ class DoppelkopfSearchBot:
         legal = 0
         for card in cards:
             legal |= 1 << card
-        card = choose_card(fast, k.seat, legal, team_of(k))
+        card = choose_card(fast, k.seat, legal, team_of(k), self.style)
         return next(c for c in cards if c >> 1 == card >> 1)
 
 

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from stichwerk.bots.doppelkopf.knowledge import CQ, LEVEL_ACTS, Knowledge
-from stichwerk.bots.doppelkopf.policy import choose_card
+from stichwerk.bots.doppelkopf.policy import STYLE, choose_card
 from stichwerk.core.bits import bits_list
 from stichwerk.doppelkopf.cards import code_mask
 from stichwerk.doppelkopf.fast import FastPlay
@@ -208,8 +208,8 @@ def say_sau(fast: FastPlay) -> None:
                 return
 
 
-def rollout(fast: FastPlay, public: list[int] | None = None) -> None:
-    """Play the deal to its end with the policy for every seat.
+def rollout(fast: FastPlay, public: list[int] | None = None, style: int = STYLE) -> None:
+    """Play the deal to its end with the policy (of ``style``) for every seat.
 
     With ``public`` (the parties as the table knows them, in a normal game) each seat plays
     knowing its own party and what the table learns as the Kreuz-Damen fall; without it every
@@ -222,7 +222,7 @@ def rollout(fast: FastPlay, public: list[int] | None = None) -> None:
         while fast.trick_no < n:
             legal = fast.legal()
             if legal & (legal - 1):
-                fast.play(choose_card(fast, fast.to_act, legal, party))
+                fast.play(choose_card(fast, fast.to_act, legal, party, style))
             else:
                 fast.play(legal.bit_length() - 1)
         return
@@ -231,7 +231,7 @@ def rollout(fast: FastPlay, public: list[int] | None = None) -> None:
         seat = fast.to_act
         legal = fast.legal()
         if legal & (legal - 1):
-            card = choose_card(fast, seat, legal, _as_seen(known, party, seat))
+            card = choose_card(fast, seat, legal, _as_seen(known, party, seat), style)
         else:
             card = legal.bit_length() - 1
         fast.play(card)
