@@ -68,3 +68,28 @@ def test_a_rule_given_to_one_seat_only_leaves_the_others_alone() -> None:
     fast = FastPlay.from_state(state)
     only_seat_2 = STYLE & ~0xFF | 1 << 2
     assert card_of(fast, 0, only_seat_2) == card_of(fast, 0, STYLE_V1) == "CQ"
+
+
+def test_the_view_says_who_owes_a_pflicht_solo_and_the_search_values_it_so() -> None:
+    """Both profiles let the soloist lead a Pflicht-Solo and Vorhand a Lust-Solo: a seat that
+    owes one values its solo led by itself, which is worth more with a strong hand."""
+    from stichwerk.bots.doppelkopf.knowledge import read
+    from stichwerk.bots.doppelkopf.search import DoppelkopfSearch
+    from stichwerk.doppelkopf.profiles import DDV
+
+    assert DDV.duty_solo_leader == "soloist" and DDV.lust_solo_leader == "vorhand"
+    strong = "CQ CQ SQ SQ HQ HQ DQ CA SA HA DA D10"
+    values = {}
+    for owed in ([], [2]):
+        state = deal(hands_with({2: strong}), "ddv", duty_solo_owed=owed)
+        run(state, "0 gesund; 1 gesund")
+        for seat in (None, 0, 1, 2, 3):
+            view = state.view(seat)
+            assert view["duty_solo_owed"] == owed and view["duty_solo_forced"] is None
+        view = state.view(2)
+        assert read(view).owes_solo == bool(owed)
+        assert not read(state.view(0)).owes_solo
+        bot = DoppelkopfSearch(seed=3, worlds=300)
+        values[bool(owed)] = {v.action.act: v.mean for v in bot.evaluate(view, 5.0)}
+    assert values[True]["vorbehalt"] > values[False]["vorbehalt"] + 3.0  # 19.8 against 11.4
+    assert values[True]["gesund"] == values[False]["gesund"]

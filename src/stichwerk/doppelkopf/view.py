@@ -5,7 +5,8 @@ public facts (a Kreuz Dame played marks its player as Re). It never sees another
 passed and returned cards are seen by the two seats involved only; the others learn how many
 cards moved and the trumps the taker declared. A Stilles Solo looks like a normal game to
 everyone but its soloist until the soloist has shown both Kreuz-Damen or the deal is over.
-When the deal is over everything is open, as when the piles are counted at the table.
+When the deal is over everything is open, as when the piles are counted at the table. Who
+still owes a Pflicht-Solo in the list, and who is vorgeführt, is public (the list shows it).
 """
 
 from typing import TYPE_CHECKING, Any
@@ -69,6 +70,8 @@ def build_view(state: "DokoState", seat: int | None) -> dict[str, Any]:
         "sau": d["sau_seat"],
         "supersau": d["supersau_seat"],
         "soloist": d["soloist"] if public_type.startswith("solo-") else None,
+        "duty_solo_owed": sorted(d["duty_owed"]),
+        "duty_solo_forced": d["forced"],
     }
     if d["hochzeiter"] is not None:
         h = d["hochzeiter"]

@@ -146,7 +146,9 @@ class Evaluator:
             fast.soloist = me
             for s in k.order:
                 fast.party[s] = 0 if s == me else 1
-            if game_type != "solo-still" and k.profile.lust_solo_leader == "soloist":
+            p = k.profile
+            rule = p.duty_solo_leader if k.owes_solo else p.lust_solo_leader
+            if game_type != "solo-still" and rule == "soloist":
                 leader = me
         else:
             cq = code_mask(CQ)

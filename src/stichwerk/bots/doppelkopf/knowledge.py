@@ -87,6 +87,8 @@ class Knowledge:
     to_act: int | None
     soloist: int = -1
     hochzeiter: int = -1
+    owes_solo: bool = False
+    """A solo of this seat would be its Pflicht-Solo (it owes one, or it is vorgeführt)."""
     armut_seat: int = -1
     armut_taker: int = -1
     sau_seat: int = -1
@@ -165,6 +167,9 @@ def read(view: dict[str, Any]) -> Knowledge:
         k.known_party[seat] = party_names[view["my_party"]]
     k.public_party = list(k.known_party)
     k.soloist = view["soloist"] if view.get("soloist") is not None else -1
+    k.owes_solo = seat is not None and (
+        seat in view.get("duty_solo_owed", ()) or view.get("duty_solo_forced") == seat
+    )
     hochzeit = view.get("hochzeit")
     if hochzeit:
         k.hochzeiter = hochzeit["seat"]

@@ -361,7 +361,7 @@ class DoppelkopfSearch:
         template, kn, kf = _reservation_rows(K, k)
         codes = []
         leaders = []
-        leader_rule = p.duty_solo_leader if forced else p.lust_solo_leader
+        leader_rule = p.duty_solo_leader if forced or k.owes_solo else p.lust_solo_leader
         for o in options:
             code, leader = _game_code(o), k.order[0]
             if o.startswith("solo-") and leader_rule == "soloist":
