@@ -1,13 +1,16 @@
 """What each rule of the Doppelkopf roll-out policy (``policy.S_*``) is worth, on the kernel.
 
 Every deal is played twice by the policy in every seat, once without the rule and once with it
-for some seats; the figure is what those seats gain per deal (95% interval), the same deals and
-the same cards otherwise (duplicate play, so the noise of the cards cancels).
+for some seats; the figure is what those seats gain per deal against the others (95% interval),
+the same deals and the same cards otherwise (duplicate play, so the noise of the cards cancels).
+Gains are counted against the other seats, as the bots count them, so that a profile where only
+the winners score (``plus``) reads like one where the losers pay.
 
 - Normal games (fresh deals, everyone gesund): the rule for seats 0 and 2, then 1 and 3.
 - Solos: deals where one seat holds a hand worth the solo (``--strength``: its trumps and half
   its four highest trumps counted), that seat playing it; the rule for the three defenders (the
-  soloist's change, lower is a better defence), then for the soloist alone.
+  change of the soloist's result less the defenders' mean: lower is a better defence), then for
+  the soloist alone.
 
     .venv/bin/python benchmarks/policy_style.py --profile ddv --deals 20000
 """
@@ -49,8 +52,11 @@ def normal(profile: Profile, deals: int, rule: int) -> str:
     gain = np.zeros(deals)
     for seats in ((0, 2), (1, 3)):
         mask = sum(1 << s for s in seats)
+        others = [s for s in range(4) if s not in seats]
         got = run(rule << 8 | mask)
-        gain += (got[:, seats].sum(1) - base[:, seats].sum(1)) / 2
+        mine = got[:, seats].sum(1) - got[:, others].sum(1)
+        before = base[:, seats].sum(1) - base[:, others].sum(1)
+        gain += (mine - before) / 4  # half of what the pair gains on the other pair, per rotation
     return interval(gain)
 
 
@@ -94,7 +100,8 @@ def solo_deals(profile: Profile, game: str, deals: int, strength: float) -> tupl
 
 
 def solo(profile: Profile, rows: Any, soloists: Any, style_of: Any) -> Any:
-    """The soloist's settlement per deal, the policy's style per deal's soloist."""
+    """The soloist's settlement less the defenders' mean, per deal, the policy's style per
+    deal's soloist."""
     out = np.zeros(len(rows))
     for s in range(4):
         sel = soloists == s
@@ -103,7 +110,8 @@ def solo(profile: Profile, rows: Any, soloists: Any, style_of: Any) -> Any:
                 rows[sel].copy(), profile, policy=K.HEURISTIC, seed=1,
                 policy_tables=styled(profile, style_of(s)),
             )  # fmt: skip
-            out[sel] = got[:, s]
+            defenders = [d for d in range(4) if d != s]
+            out[sel] = got[:, s] - got[:, defenders].mean(1)
     return out
 
 
@@ -116,7 +124,7 @@ def main() -> None:
     profile = get_profile(args.profile)
     rules = {**RULES, "all": ALL}
     print(f"{args.profile}, {args.deals} deals per line")
-    print("normal games, what the seats with the rule gain per deal:")
+    print("normal games, what two seats with the rule gain together per deal:")
     for name, rule in rules.items():
         print(f"  {name:<14} {normal(profile, args.deals, rule)}")
     for game in SOLOS:

@@ -221,26 +221,27 @@ def test_play_in_the_terminal_by_pipe() -> None:
 
 
 def test_a_whole_game_reads_as_english_a_newcomer_follows() -> None:
-    out = play("--seed", "t1", "--deals", "2")
+    out = play("--seed", "t37", "--deals", "2")
     lines = out.splitlines()
     assert "Deal 1 — Seat 3 deals" in out and "Deal 2 — you deal" in out
     assert "deal(s)" not in out
     assert all(not (a.startswith("Your hand") and a == b) for a, b in itertools.pairwise(lines))
     assert "[1] gesund (no reservation)  [2] vorbehalt (a reservation)" in out
     assert "Game: Normal game" in out and "You play Re." in out
-    assert "Game: Pik-Solo (spades are trumps), played by Seat 2" in out
-    assert "Normal game: Re (You and Seat 1) 114 Augen, Kontra (Seat 2 and Seat 3) 126" in out
-    assert "Kontra wins; game value 4" in out
+    assert "Game: Kreuz-Solo (clubs are trumps), played by Seat 1" in out
+    assert "Normal game: Re (You and Seat 2) 178 Augen, Kontra (Seat 1 and Seat 3) 62" in out
+    assert "Re wins; game value 4 (gewonnen +1, unter 90 +1, Re angesagt +2)" in out
+    assert "Kontra wins; game value 4 (gewonnen +1, gegen die Alten +1, Re angesagt +2)" in out
     assert "reservations>" not in out and "Any reservation?> " in out
 
 
 def test_a_whole_game_in_german() -> None:
-    out = play("--seed", "t1", "--deals", "2", lang="de")
+    out = play("--seed", "t37", "--deals", "2", lang="de")
     assert "Spiel 1 — Platz 3 gibt" in out and "Spiel 2 — du gibst" in out
     assert "Deine Karten: " in out and "Du spielst Re." in out
-    assert "Spiel: Pik-Solo, gespielt von Platz 2" in out
+    assert "Spiel: Kreuz-Solo, gespielt von Platz 1" in out
     assert "Kontra gewinnt; Spielwert 4" in out and "Die Liste ist voll." in out
-    assert "Spielliste" in out and "Summe" in out and "Endstand: Du +0" in out
+    assert "Spielliste" in out and "Summe" in out and "Endstand: Du +8" in out
     for english in ("Your hand", "Score sheet", "wins", "Seat ", "Trick "):
         assert english not in out
 
