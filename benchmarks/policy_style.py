@@ -32,10 +32,6 @@ ALL = policy.S_FORCE | policy.S_CASH | policy.S_KONTRA_HIGH
 SOLOS = ("solo-trumpf", "solo-damen", "solo-buben", "solo-fleischlos")
 
 
-def styled(profile: Profile, style: int) -> Any:
-    return policy_tables(profile, style)
-
-
 def interval(x: Any) -> str:
     half = 1.96 * float(np.std(x)) / len(x) ** 0.5
     m = float(np.mean(x))
@@ -45,7 +41,11 @@ def interval(x: Any) -> str:
 def normal(profile: Profile, deals: int, rule: int) -> str:
     def run(style: int) -> Any:
         return K.random_deals(
-            profile, deals=deals, policy=K.HEURISTIC, seed=7, policy_tables=styled(profile, style)
+            profile,
+            deals=deals,
+            policy=K.HEURISTIC,
+            seed=7,
+            policy_tables=policy_tables(profile, style),
         ).astype(float)
 
     base = run(policy.STYLE_V1)
@@ -69,14 +69,7 @@ def solo_deals(profile: Profile, game: str, deals: int, strength: float) -> tupl
     trump_mask = sum(3 << (2 * c) for c in trumps)
     top = sorted(trumps, key=lambda c: -int(t.orders[oi, K.O_POWER + c]))[:4]
     top_mask = sum(3 << (2 * c) for c in top)
-    size = 12 if profile.with_nines else 10
-    template = K.empty_row()
-    template[K.SEATS] = 4
-    order = [1, 2, 3, 0]
-    for i, s in enumerate(order):
-        template[K.NEXT + s] = order[(i + 1) % 4]
-    template[K.N_TRICKS] = template[K.HAND_SIZE] = size
-    template[K.TO_ACT] = 1
+    template, _ = K.deal_template(profile)
     full = deck(profile.with_nines)
     rows, soloists = [], []
     i = 0
@@ -108,7 +101,7 @@ def solo(profile: Profile, rows: Any, soloists: Any, style_of: Any) -> Any:
         if sel.any():
             got = K.play_out(
                 rows[sel].copy(), profile, policy=K.HEURISTIC, seed=1,
-                policy_tables=styled(profile, style_of(s)),
+                policy_tables=policy_tables(profile, style_of(s)),
             )  # fmt: skip
             defenders = [d for d in range(4) if d != s]
             out[sel] = got[:, s] - got[:, defenders].mean(1)

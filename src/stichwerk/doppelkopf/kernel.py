@@ -884,16 +884,14 @@ def _solo_draw(
 ) -> int:  # fmt: skip
     """The soloist draws trumps: the highest beatable one below a sure top (not the Fuchs),
     or the top; -1 to lead something else."""
-    best = -1
-    best_key = -(1 << 40)
+    loose = 0
     m = trumps
     while m:
         c = lowest(m)
         m &= m - 1
         if out & pol_i[ti, T_ABOVE + (c >> 1)] and c >> 1 != DA:
-            if pol_i[ti, T_KEY + (c >> 1)] > best_key:
-                best_key = pol_i[ti, T_KEY + (c >> 1)]
-                best = c
+            loose |= 1 << c
+    best = _max_key(loose, pol_i, ti)
     if best >= 0 and (top_sure or n_trumps >= n_out):
         return best
     if top_sure or n_trumps >= 2 * n_out:
@@ -927,15 +925,7 @@ def _lead(
     out_trumps = out & pol_i[ti, T_TRUMPS]
     soloist = st[SOLOIST] == seat
     my = team[seat]
-    top = -1
-    best_key = -(1 << 40)
-    m = trumps
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        if pol_i[ti, T_KEY + (c >> 1)] > best_key:
-            best_key = pol_i[ti, T_KEY + (c >> 1)]
-            top = c
+    top = _max_key(trumps, pol_i, ti)
     top_sure = top >= 0 and not (out & pol_i[ti, T_ABOVE + (top >> 1)])
     if n_cards == 2 and c0 >> 1 != c1 >> 1:
         keep0 = c0 >> 1 == CJ or (c0 == top and top_sure)
@@ -1060,16 +1050,7 @@ def _lead(
                     bt = pol_f[ti, T_THROW + (c >> 1)]
                     best = c
             return best
-        best = -1
-        best_key = -(1 << 40)
-        m = pool
-        while m:
-            c = lowest(m)
-            m &= m - 1
-            if pol_i[ti, T_KEY + (c >> 1)] > best_key:
-                best_key = pol_i[ti, T_KEY + (c >> 1)]
-                best = c
-        return best
+        return _max_key(pool, pol_i, ti)
     return best
 
 
@@ -1212,16 +1193,7 @@ def _follow(
                 if worth + AUGEN_OF_ID[c] >= TAKE_SURE or pol_f[ti, T_WIN + (c >> 1)] <= 4.0:
                     return c
             if worth >= FIGHT:
-                bestc = -1
-                bk = -(1 << 40)
-                m = winners
-                while m:
-                    c = lowest(m)
-                    m &= m - 1
-                    if pol_i[ti, T_KEY + (c >> 1)] > bk:
-                        bk = pol_i[ti, T_KEY + (c >> 1)]
-                        bestc = c
-                return bestc
+                return _max_key(winners, pol_i, ti)
     return _min_throw(legal_mask, pol_f, ti)
 
 
@@ -1235,6 +1207,22 @@ def _min_throw(mask: int, pol_f: Any, ti: int) -> int:
         m &= m - 1
         if pol_f[ti, T_THROW + (c >> 1)] < bt:
             bt = pol_f[ti, T_THROW + (c >> 1)]
+            best = c
+    return best
+
+
+@jit
+def _max_key(mask: int, pol_i: Any, ti: int) -> int:
+    """The card of ``mask`` with the highest key (the strongest; -1 for none), the lowest id
+    among equals, as ``max`` over the cards in id order picks it."""
+    best = -1
+    bk = -(1 << 40)
+    m = mask
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if pol_i[ti, T_KEY + (c >> 1)] > bk:
+            bk = pol_i[ti, T_KEY + (c >> 1)]
             best = c
     return best
 
@@ -1528,6 +1516,23 @@ def _random_deals(
     return out
 
 
+def deal_template(profile: Profile, seats: int = 4, dealer: int = 0) -> tuple[Row, list[int]]:
+    """A row before the deal: the table's seats and hand size, each playing seat's next; and
+    the playing seats from Vorhand on (a sitting dealer left out). Vorhand is to act."""
+    order = [(dealer + i) % seats for i in range(1, seats + 1)]
+    if seats == 5:
+        order.remove(dealer)
+    row = empty_row()
+    row[SEATS] = seats
+    for i, s in enumerate(order):
+        row[NEXT + s] = order[(i + 1) % 4]
+    size = 12 if profile.with_nines else 10
+    row[N_TRICKS] = size
+    row[HAND_SIZE] = size
+    row[TO_ACT] = order[0]
+    return row, order
+
+
 def random_deals(
     profile: Profile,
     *,
@@ -1555,16 +1560,7 @@ def random_deals(
         raise ValueError("a Doppelkopf table has 4 or 5 seats")
     if deals < 0:
         raise ValueError("deals must be 0 or more")
-    order = [(dealer + i) % seats for i in range(1, seats + 1)]
-    if seats == 5:
-        order.remove(dealer)
-    row = empty_row()
-    row[SEATS] = seats
-    for i, s in enumerate(order):
-        row[NEXT + s] = order[(i + 1) % 4]
-    size = 12 if profile.with_nines else 10
-    row[N_TRICKS] = size
-    row[HAND_SIZE] = size
+    row, order = deal_template(profile, seats, dealer)
     who = order[0] if soloist is None else soloist
     if who not in order:
         raise ValueError(f"seat {who} is not dealt in")

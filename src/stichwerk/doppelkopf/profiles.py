@@ -662,6 +662,11 @@ class Profile:
         high=1000,
     )
 
+    def soloist_leads(self, duty: bool) -> bool:
+        """Whether the soloist leads trick 1 of a declared solo (``duty``: a Pflicht-Solo, else
+        a Lust-Solo); else Vorhand does. The engine and the bots read the rule here."""
+        return (self.duty_solo_leader if duty else self.lust_solo_leader) == "soloist"
+
     def with_overrides(self, options: object) -> "Profile":
         """This profile with a table's overrides; unknown or mistyped options get one line."""
         if not options and (options is None or isinstance(options, dict)):

@@ -726,9 +726,7 @@ class DokoState:
             assert solo_type is not None
             self._soloist = seat
             self._duty = seat in self._duty_owed or seat == self._forced
-            leader_rule = self.profile.duty_solo_leader if self._duty else (
-                self.profile.lust_solo_leader)  # fmt: skip
-            leader = seat if leader_rule == "soloist" else self._seat_order[0]
+            leader = seat if self.profile.soloist_leads(self._duty) else self._seat_order[0]
             self._set_solo_parties(seat)
             self._start_play(f"solo-{solo_type}", leader)
 

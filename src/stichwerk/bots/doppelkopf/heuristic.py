@@ -146,9 +146,7 @@ class Evaluator:
             fast.soloist = me
             for s in k.order:
                 fast.party[s] = 0 if s == me else 1
-            p = k.profile
-            rule = p.duty_solo_leader if k.owes_solo else p.lust_solo_leader
-            if game_type != "solo-still" and rule == "soloist":
+            if game_type != "solo-still" and k.profile.soloist_leads(k.owes_solo):
                 leader = me
         else:
             cq = code_mask(CQ)

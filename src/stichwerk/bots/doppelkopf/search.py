@@ -331,8 +331,7 @@ class DoppelkopfSearch:
         else:
             options = [_option_of(a) for a in actions]
         options = list(dict.fromkeys(options))
-        forced = k.phase == "declarations" and k.seat not in k.reserved
-        runs = self._compiled_reservations(k, options, deadline, forced)
+        runs = self._compiled_reservations(k, options, deadline)
         summary = {o: weighted(v, w) for o, (v, w) in runs.items()}
         samples = {o: len(v) for o, (v, _) in runs.items()}
         out = []
@@ -347,7 +346,7 @@ class DoppelkopfSearch:
         return out
 
     def _compiled_reservations(
-        self, k: Knowledge, options: list[str], deadline: float, forced: bool
+        self, k: Knowledge, options: list[str], deadline: float
     ) -> dict[str, tuple[Any, Any]]:
         import numpy as np
 
@@ -361,10 +360,10 @@ class DoppelkopfSearch:
         template, kn, kf = _reservation_rows(K, k)
         codes = []
         leaders = []
-        leader_rule = p.duty_solo_leader if forced or k.owes_solo else p.lust_solo_leader
+        soloist_leads = p.soloist_leads(k.owes_solo)  # a vorgeführt seat owes it too
         for o in options:
             code, leader = _game_code(o), k.order[0]
-            if o.startswith("solo-") and leader_rule == "soloist":
+            if o.startswith("solo-") and soloist_leads:
                 leader = k.seat
             codes.append(code)
             leaders.append(leader)
