@@ -139,6 +139,22 @@ def drive(pages: list[Page], rng: random.Random, *, stop: object = None, limit: 
     raise AssertionError("the deal did not end")
 
 
+def drive_to_a_game(page: Page, rng: random.Random, *, deals: int = 5) -> None:
+    """Play deals until one ends with a game played, not a redeal (Neu Geben, Schmeißen, an
+    Armut nobody takes: the deal is random, and a redeal may come before this seat has more
+    than one decision). Doppelkopf only: its result card lists facts unless it was a redeal."""
+    for _ in range(deals):
+        drive([page], rng)
+        page.wait_for_selector("#result")
+        if page.locator("#result .result-facts").count():
+            return
+        assert attr(page, "phase") == "between", "the series ended on a redeal"
+        version = attr(page, "version")
+        page.click("#next-deal")
+        wait_for_change(page, version)
+    raise AssertionError(f"only redeals in {deals} deals")
+
+
 def drive_to_a_trick(page: Page, rng: random.Random, *, deals: int = 5) -> None:
     """Play until it is this page's turn with cards in the trick. A deal may end before that
     (a redeal: Schmeißen, Neu Geben, an Armut nobody takes; a Bettel or Piccolo lost early; this

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.conftest import Server
-from tests.e2e.driver import create_table, drive
+from tests.e2e.driver import create_table, drive_to_a_game
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def fast_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Ser
 def test_analysis_after_the_deal_and_in_the_replay(browser: Browser, fast_server: Server) -> None:
     page = browser.new_page()
     create_table(page, fast_server.url, "doppelkopf", profile="wielandstrasse")
-    drive([page], random.Random(3))
+    drive_to_a_game(page, random.Random(3))
     expect(page.locator("#result")).to_be_visible()
     # The table page: the player asks for the analysis of his own decisions.
     panel = page.locator("#analysis")
