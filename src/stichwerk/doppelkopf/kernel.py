@@ -1161,7 +1161,7 @@ def _follow(
                             bestc = c
             if bestc >= 0:
                 return bestc
-        return _min_throw(legal_mask, pol_f, ti)
+        return _min_of(legal_mask, pol_f, ti, T_THROW)
     winners = 0
     m = legal_mask
     while m:
@@ -1175,7 +1175,7 @@ def _follow(
     if winners:
         worth = points + fox_bonus
         if n_opp == 0:
-            c = _min_win(winners, pol_f, ti)
+            c = _min_of(winners, pol_f, ti, T_WIN)
             if worth + AUGEN_OF_ID[c] >= TAKE_LAST or pol_f[ti, T_WIN + (c >> 1)] <= 4.0 or last:
                 return c
         else:
@@ -1189,24 +1189,27 @@ def _follow(
                 ):
                     sure |= 1 << c
             if sure:
-                c = _min_win(sure, pol_f, ti)
+                c = _min_of(sure, pol_f, ti, T_WIN)
                 if worth + AUGEN_OF_ID[c] >= TAKE_SURE or pol_f[ti, T_WIN + (c >> 1)] <= 4.0:
                     return c
             if worth >= FIGHT:
                 return _max_key(winners, pol_i, ti)
-    return _min_throw(legal_mask, pol_f, ti)
+    return _min_of(legal_mask, pol_f, ti, T_THROW)
 
 
 @jit
-def _min_throw(mask: int, pol_f: Any, ti: int) -> int:
+def _min_of(mask: int, pol_f: Any, ti: int, column: int) -> int:
+    """The card of ``mask`` with the lowest value in ``column`` of the policy's floats
+    (``T_THROW``: the cheapest to throw; ``T_WIN``: the cheapest winner; -1 for none), the
+    lowest id among equals, as ``min`` over the cards in id order picks it."""
     best = -1
-    bt = 1e300
+    bv = 1e300
     m = mask
     while m:
         c = lowest(m)
         m &= m - 1
-        if pol_f[ti, T_THROW + (c >> 1)] < bt:
-            bt = pol_f[ti, T_THROW + (c >> 1)]
+        if pol_f[ti, column + (c >> 1)] < bv:
+            bv = pol_f[ti, column + (c >> 1)]
             best = c
     return best
 
@@ -1223,20 +1226,6 @@ def _max_key(mask: int, pol_i: Any, ti: int) -> int:
         m &= m - 1
         if pol_i[ti, T_KEY + (c >> 1)] > bk:
             bk = pol_i[ti, T_KEY + (c >> 1)]
-            best = c
-    return best
-
-
-@jit
-def _min_win(mask: int, pol_f: Any, ti: int) -> int:
-    best = -1
-    bw = 1e300
-    m = mask
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        if pol_f[ti, T_WIN + (c >> 1)] < bw:
-            bw = pol_f[ti, T_WIN + (c >> 1)]
             best = c
     return best
 
