@@ -139,6 +139,15 @@ def drive(pages: list[Page], rng: random.Random, *, stop: object = None, limit: 
     raise AssertionError("the deal did not end")
 
 
+def next_deal(page: Page, why: str) -> None:
+    """Deal the series' next deal, as a person clicks it once a deal has ended (``why``: the
+    failure if the series is over instead)."""
+    assert attr(page, "phase") == "between", why
+    version = attr(page, "version")
+    page.click("#next-deal")
+    wait_for_change(page, version)
+
+
 def drive_to_a_game(page: Page, rng: random.Random, *, deals: int = 5) -> None:
     """Play deals until one ends with a game played, not a redeal (Neu Geben, Schmeißen, an
     Armut nobody takes: the deal is random, and a redeal may come before this seat has more
@@ -148,10 +157,7 @@ def drive_to_a_game(page: Page, rng: random.Random, *, deals: int = 5) -> None:
         page.wait_for_selector("#result")
         if page.locator("#result .result-facts").count():
             return
-        assert attr(page, "phase") == "between", "the series ended on a redeal"
-        version = attr(page, "version")
-        page.click("#next-deal")
-        wait_for_change(page, version)
+        next_deal(page, "the series ended on a redeal")
     raise AssertionError(f"only redeals in {deals} deals")
 
 
@@ -164,8 +170,5 @@ def drive_to_a_trick(page: Page, rng: random.Random, *, deals: int = 5) -> None:
         drive([page], rng, stop=lambda: my_turn(page) and len(trick(page)) > 0)
         if my_turn(page) and trick(page):
             return
-        assert attr(page, "phase") == "between", "the series ended before a trick was played"
-        version = attr(page, "version")
-        page.click("#next-deal")
-        wait_for_change(page, version)
+        next_deal(page, "the series ended before a trick was played")
     raise AssertionError(f"no trick in {deals} deals")

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import Server
-from tests.e2e.driver import attr, create_table, drive, take_turn, wait_for_change
+from tests.e2e.driver import attr, create_table, drive, next_deal, take_turn, wait_for_change
 from tests.e2e.plant import EXAMPLES, example, plant, rotate, table_id
 
 
@@ -303,7 +303,7 @@ def test_the_creator_adds_a_closing_round_at_the_table(browser: Browser, server:
     expect(editor.locator("#closing-edit-list li")).to_have_count(1)
     # The ordinary deal ends; the next one is the Drescher round's first.
     drive([page], random.Random(7))
-    page.click("#next-deal")
+    next_deal(page, "the series ended before the Drescher round")
     expect(page.locator("#info-deal-type")).to_contain_text("Drescher", timeout=30_000)
     # A spectator (another browser) sees the rounds but no editor.
     watcher = browser.new_context().new_page()
