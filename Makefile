@@ -7,7 +7,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test lint typecheck jscheck unit bench clean services pyodide native
+.PHONY: run test lint typecheck jscheck unit bench clean services pyodide native kernels \
+	code-checks web-checks
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +19,7 @@ $(STAMP): pyproject.toml
 # The web app on http://127.0.0.1:8000 with its SQLite file under var/ (terminal play: stichwerk play).
 run: $(STAMP) pyodide
 	$(BIN)/python -m stichwerk.native build --optional
+	$(BIN)/python -m stichwerk.bots.warm
 	$(BIN)/python -m stichwerk.server
 
 # Pyodide for the score sheet's offline scoring: fetched once from the npm registry (pinned,
@@ -46,14 +48,31 @@ jscheck: $(NODE_STAMP)
 native: $(STAMP)
 	$(BIN)/python -m stichwerk.native build
 
-unit: $(STAMP) pyodide native
-	$(BIN)/pytest
+# The bots' numba kernels compiled into their __pycache__ (about a minute once, then a second or
+# two), so no first search decision, at a table or in a test, waits on the compiler.
+kernels: $(STAMP)
+	$(BIN)/python -m stichwerk.bots.warm
+
+# The tests on every core (pytest-xdist): one worker per core, each with its own browser, server
+# and PostgreSQL schema.
+unit: $(STAMP) pyodide native kernels
+	$(BIN)/pytest -n auto
 
 # Debian's chromium (for Playwright) and a running PostgreSQL, for the web app's tests.
 services:
 	bash tools/test-services.sh
 
-test: lint typecheck services jscheck unit
+# Two lines side by side, then the tests: the Python ones (install, lint, types, the compiled
+# engine and kernels: one core) and the web's (Debian packages, then the browser code's types).
+test:
+	$(MAKE) -j2 --output-sync=recurse code-checks web-checks
+	$(MAKE) unit
+
+code-checks:
+	$(MAKE) -j1 lint typecheck native kernels
+
+web-checks:
+	$(MAKE) -j1 services jscheck
 
 clean:
 	rm -rf $(VENV) node_modules src/stichwerk/native/build .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -84,19 +84,28 @@ def pg_url() -> str | None:
     return os.environ.get("STICHWERK_TEST_PG_URL") or None
 
 
-PG_URL = os.environ.get(
+_PG_BASE = os.environ.get(
     "STICHWERK_TEST_PG_URL",
     "postgresql+psycopg://stichwerk:stichwerk@127.0.0.1:5432/stichwerk_test",
+)
+# Under pytest-xdist (make test runs one worker per core) each worker keeps its tables in a
+# schema of its own, named after it (gw0, gw1, ...) and chosen by the connection's search_path,
+# so two workers never empty each other's database.
+_PG_SCHEMA = os.environ.get("PYTEST_XDIST_WORKER", "public")
+PG_URL = (
+    _PG_BASE
+    if _PG_SCHEMA == "public"
+    else f"{_PG_BASE}{'&' if '?' in _PG_BASE else '?'}options=-csearch_path%3D{_PG_SCHEMA}"
 )
 
 
 def fresh_pg() -> str:
-    """The test PostgreSQL database, emptied."""
+    """The test PostgreSQL database (this worker's schema), emptied."""
     db = Database(PG_URL)
     try:
         with db.write.begin() as conn:
-            conn.execute(text("DROP SCHEMA public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{_PG_SCHEMA}" CASCADE'))
+            conn.execute(text(f'CREATE SCHEMA "{_PG_SCHEMA}"'))
     finally:
         db.dispose()
     return PG_URL
