@@ -19,13 +19,12 @@ from stichwerk.arena import ArenaSpec, play_deal
 def warm() -> list[tuple[str, float]]:
     """Call every kernel entry point once; the seconds each step took."""
     from stichwerk.cego import kernel as cego_kernel
-    from stichwerk.doppelkopf import kernel as doppelkopf_kernel
 
     steps: list[tuple[str, float]] = []
     start = time.perf_counter()
     for name, run in (
         ("Cego kernel", cego_kernel.warm_up),
-        ("Doppelkopf kernel", doppelkopf_kernel.warm_up),
+        ("Doppelkopf kernel", _doppelkopf_deals),
         ("Cego search", lambda: _search_deal("cego", "schwarzwald")),
         ("Doppelkopf search", lambda: _search_deal("doppelkopf", "ddv")),
     ):
@@ -34,6 +33,18 @@ def warm() -> list[tuple[str, float]]:
         steps.append((name, now - start))
         start = now
     return steps
+
+
+def _doppelkopf_deals() -> None:
+    # The kernel's fresh deals, a normal game and a solo, under both roll-out policies.
+    from stichwerk.bots.doppelkopf.rollouts import policy_tables
+    from stichwerk.doppelkopf import kernel
+    from stichwerk.doppelkopf.profiles import DDV
+
+    tables = policy_tables(DDV)
+    for policy in (kernel.RANDOM, kernel.HEURISTIC):
+        for game in ("normal", "solo-kreuz"):
+            kernel.random_deals(DDV, deals=1, game=game, policy=policy, policy_tables=tables)
 
 
 def _search_deal(game: str, profile: str) -> None:

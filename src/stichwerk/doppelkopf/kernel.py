@@ -1563,18 +1563,6 @@ def random_deals(
     return out
 
 
-def warm_up() -> None:
-    """Compile (or load from the cache) the deal and play-out entry points (see
-    :mod:`stichwerk.bots.warm`)."""
-    from stichwerk.bots.doppelkopf.rollouts import policy_tables
-    from stichwerk.doppelkopf.profiles import DDV
-
-    tables = policy_tables(DDV)
-    for policy in (RANDOM, HEURISTIC):
-        random_deals(DDV, deals=1, policy=policy, policy_tables=tables)
-        random_deals(DDV, deals=1, game="solo-kreuz", policy=policy, policy_tables=tables)
-
-
 # --------------------------------------------------------------------------- sampled worlds
 # A mirror of stichwerk.bots.doppelkopf.world.sample_world and fast_from for the search: the
 # bot packs what the seat knows into a row (``D_*``) and the weights into a float row.
