@@ -46,7 +46,11 @@ def saved(page: Page, seq: int, rows: int | None = None) -> None:
 def settle(page: Page, expected: list[int]) -> None:
     """The preview shows the line worked out by hand; then save it."""
     # Offline the preview is worked out by Pyodide on the phone: seconds on a loaded machine.
-    expect(page.locator("#save")).to_be_enabled(timeout=60_000)
+    try:
+        expect(page.locator("#save")).to_be_enabled(timeout=60_000)
+    except AssertionError as exc:  # say what the form and its preview showed
+        panel = page.inner_text("#entry")
+        raise AssertionError(f"Save stays disabled; the entry panel: {panel!r}") from exc
     line = page.locator("#preview-line span")
     seats = [int(s or 0) for s in line.evaluate_all("n => n.map(e => e.dataset.seat)")]
     shown = [t.rsplit(" ", 1)[1].replace("−", "-").replace("+", "") for t in line.all_inner_texts()]

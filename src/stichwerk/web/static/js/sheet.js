@@ -201,23 +201,31 @@ function phone(call) {
   });
 }
 
-/** The waiting changes, in order. */
+/** The waiting changes, in order; one the list's log already holds (the server's frame came
+ * before its answer to this phone) is not waiting any more. */
 function waitingChanges() {
-  return outbox.filter((o) => o.state === "waiting").map((o) => o.change);
+  const logged = new Set(list ? list.log.map((/** @type {any} */ c) => c.key) : []);
+  return outbox.filter((o) => o.state === "waiting" && !logged.has(o.change.key)).map((o) => o.change);
 }
 
-/** Score the list with the waiting entries on the phone (when there are some). */
+let rescoreRun = 0;
+
+/** Score the list with the waiting entries on the phone (when there are some). Only the latest
+ * call counts: an answer that comes after a newer call (the outbox changed meanwhile) is dropped. */
 async function rescore() {
+  const run = ++rescoreRun;
   const pending = waitingChanges();
   if (!pending.length || !scorerReady) {
     local = null;
     return;
   }
+  /** @type {any} */ let got = null;
   try {
-    local = await phone({ pending });
+    got = await phone({ pending });
   } catch (error) {
-    local = null;
+    got = null;
   }
+  if (run === rescoreRun) local = got;
 }
 
 /** The sheet to show: the server's, or the phone's with its waiting entries. */
@@ -641,7 +649,11 @@ function entryPanel() {
     });
     formMoment = moment.key;
     preview = null;
-    if (kept) form.fill(kept);
+    if (kept) {
+      // The list changed under a filled-in form (another phone's entry): score it anew.
+      form.fill(kept);
+      schedulePreview();
+    }
   }
   const title = editing ? t("sheet.correct_deal", { n: moment.index }) : t("sheet.enter_deal", { n: moment.index });
   const panel = el("section", { class: "panel entry", id: "entry" }, [
