@@ -88,10 +88,17 @@ def bad_cases(tmp_path: Path) -> list[tuple[list[str], str]]:
 
 
 def test_bad_input_one_line_exit_2(tmp_path: Path) -> None:
-    for args, message in bad_cases(tmp_path):
-        proc = run("analyse", *args, "--json")
-        assert proc.returncode == 2, (args, proc.stderr)
-        assert proc.stdout == ""
-        lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1 and message in lines[0], (args, proc.stderr)
-        assert "Traceback" not in proc.stderr
+    cases = bad_cases(tmp_path)
+    for args, message in cases:
+        result = runner.invoke(app, ["analyse", *args, "--json"])
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stdout == ""
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and message in lines[0], (args, result.stderr)
+        assert "Traceback" not in result.stderr
+    # And once as the installed command, in a process of its own (the illegal action).
+    args, message = cases[3]
+    proc = run("analyse", *args, "--json")
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -168,22 +168,38 @@ def test_the_language_switch_goes_nowhere_but_this_site(client: TestClient) -> N
         ("STICHWERK_MAX_BODY", "-1", "STICHWERK_MAX_BODY must be at least 0, not '-1'"),
     ],
 )
-def test_a_bad_setting_stops_the_server_with_one_line(name: str, value: str, message: str) -> None:
+def test_a_bad_setting_stops_the_server_with_one_line(
+    name: str, value: str, message: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    from stichwerk.server.__main__ import main
+
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as stopped:
+        main(["--port", "1"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"stichwerk.server: {message}")
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_bad_setting_stops_the_server_process_with_one_line() -> None:
     import os
     import subprocess
     import sys
 
     done = subprocess.run(
         [sys.executable, "-m", "stichwerk.server", "--port", "1"],
-        env={**os.environ, name: value},
+        env={**os.environ, "STICHWERK_BOT_WORKERS": "abc"},
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
-    assert done.returncode == 2
-    assert done.stderr.startswith(f"stichwerk.server: {message}")
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.returncode == 2 and done.stdout == ""
+    assert (
+        done.stderr == "stichwerk.server: STICHWERK_BOT_WORKERS must be a whole number, not 'abc'\n"
+    )
 
 
 def test_a_body_that_trickles_in_is_refused_with_408(tmp_path: Any) -> None:
