@@ -98,6 +98,11 @@ class StichwerkGame(pyspiel.Game):  # type: ignore[misc]
 
     game_name = ""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> "StichwerkGame":
+        # OpenSpiel clones a Python state by deep copy of its attributes; the game it points to
+        # never changes, so every copy shares it (a copy of the game cost most of each clone).
+        return self
+
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         game = self.game_name
         params = dict(params or {})

@@ -158,6 +158,10 @@ class Table:
         mean = sum(settlement[s] for s in dealt) / len(dealt)
         return [settlement[s] - mean if s in dealt else 0.0 for s in range(self.seats)]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Table":
+        # A deep copy (OpenSpiel's clone of a state) is the engine's own clone.
+        return self.clone()
+
     def clone(self) -> "Table":
         other = Table(self.state.clone())
         if self._choice is not None:
