@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
 .PHONY: run test lint typecheck jscheck unit bench clean services pyodide native kernels \
-	code-checks web-checks
+	code-checks prepare
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -62,17 +62,18 @@ unit: $(STAMP) pyodide native kernels
 services:
 	bash tools/test-services.sh
 
-# Two lines side by side, then the tests: the Python ones (install, lint, types, the compiled
-# engine and kernels: one core) and the web's (Debian packages, then the browser code's types).
+# On two cores, in three steps: the Python packages beside the Debian ones; then two lines side
+# by side (ruff, mypy and the mypyc build; tsc, the numba kernels and Pyodide); then the tests.
 test:
-	$(MAKE) -j2 --output-sync=recurse code-checks web-checks
+	$(MAKE) -j2 --output-sync=target $(STAMP) services
+	$(MAKE) -j2 --output-sync=recurse code-checks prepare
 	$(MAKE) unit
 
 code-checks:
-	$(MAKE) -j1 lint typecheck native kernels
+	$(MAKE) -j1 lint typecheck native
 
-web-checks:
-	$(MAKE) -j1 services jscheck
+prepare:
+	$(MAKE) -j1 jscheck kernels pyodide
 
 clean:
 	rm -rf $(VENV) node_modules src/stichwerk/native/build .mypy_cache .pytest_cache .ruff_cache .hypothesis
