@@ -201,11 +201,9 @@ function phone(call) {
   });
 }
 
-/** The waiting changes, in order; one the list's log already holds (the server's frame came
- * before its answer to this phone) is not waiting any more. */
+/** The waiting changes, in order. */
 function waitingChanges() {
-  const logged = new Set(list ? list.log.map((/** @type {any} */ c) => c.key) : []);
-  return outbox.filter((o) => o.state === "waiting" && !logged.has(o.change.key)).map((o) => o.change);
+  return outbox.filter((o) => o.state === "waiting").map((o) => o.change);
 }
 
 let rescoreRun = 0;
@@ -219,12 +217,7 @@ async function rescore() {
     local = null;
     return;
   }
-  /** @type {any} */ let got = null;
-  try {
-    got = await phone({ pending });
-  } catch (error) {
-    got = null;
-  }
+  const got = await phone({ pending }).catch(() => null);
   if (run === rescoreRun) local = got;
 }
 
@@ -321,7 +314,6 @@ function correct(row) {
   formMoment = "";
   render();
   if (form) form.fill(row.summary);
-  schedulePreview();
   document.getElementById("entry")?.scrollIntoView({ block: "start" });
 }
 
@@ -623,7 +615,6 @@ async function again(item) {
   formMoment = "";
   render();
   if (form) form.fill(item.change.summary);
-  schedulePreview();
 }
 
 /** @param {import("./sheet_store.js").Outgoing} item */
@@ -649,11 +640,7 @@ function entryPanel() {
     });
     formMoment = moment.key;
     preview = null;
-    if (kept) {
-      // The list changed under a filled-in form (another phone's entry): score it anew.
-      form.fill(kept);
-      schedulePreview();
-    }
+    if (kept) form.fill(kept); // (filling a form scores it anew)
   }
   const title = editing ? t("sheet.correct_deal", { n: moment.index }) : t("sheet.enter_deal", { n: moment.index });
   const panel = el("section", { class: "panel entry", id: "entry" }, [

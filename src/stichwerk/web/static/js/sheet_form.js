@@ -261,7 +261,8 @@ export function dokoForm(ctx) {
     return out;
   }
 
-  /** Fill the form from a saved summary (to correct it). @param {any} summary */
+  /** Fill the form from a saved summary (to correct it, or kept across a redraw); like any
+   * change of the form, its line is scored anew. @param {any} summary */
   function fill(summary) {
     s = blankDoko();
     if (summary.redeal) {
@@ -280,7 +281,7 @@ export function dokoForm(ctx) {
         for (const name of ((summary.extras || {})[party] || [])) s.extras[party][name] = (s.extras[party][name] || 0) + 1;
       }
     }
-    draw();
+    changed();
   }
 
   function reset() {
@@ -486,7 +487,7 @@ export function cegoForm(ctx) {
     return out;
   }
 
-  /** @param {any} summary */
+  /** As the Doppelkopf form's ``fill``. @param {any} summary */
   function fill(summary) {
     s = blankCego();
     s.contract = summary.contract;
@@ -504,7 +505,7 @@ export function cegoForm(ctx) {
       s.aufdecken = true;
       s.schinder = [...summary.aufdecken.schinder];
     }
-    draw();
+    changed();
   }
 
   function reset() {
