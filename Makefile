@@ -55,8 +55,9 @@ kernels: $(STAMP)
 
 # The tests on every core (pytest-xdist): one worker per core, each with its own browser, server
 # and PostgreSQL schema.
+PYTEST := $(BIN)/pytest -n auto
 unit: $(STAMP) pyodide native kernels
-	$(BIN)/pytest -n auto
+	$(PYTEST)
 
 # Debian's chromium (for Playwright) and a running PostgreSQL, for the web app's tests.
 services:
@@ -67,7 +68,7 @@ services:
 test:
 	$(MAKE) -j2 --output-sync=target $(STAMP) services
 	$(MAKE) -j2 --output-sync=recurse code-checks prepare
-	$(MAKE) unit
+	$(PYTEST)
 
 code-checks:
 	$(MAKE) -j1 lint typecheck native

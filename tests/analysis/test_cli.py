@@ -97,7 +97,7 @@ def test_bad_input_one_line_exit_2(tmp_path: Path) -> None:
         assert len(lines) == 1 and message in lines[0], (args, result.stderr)
         assert "Traceback" not in result.stderr
     # And once as the installed command, in a process of its own (the illegal action).
-    args, message = cases[3]
+    args, message = next(case for case in cases if "is illegal" in case[1])
     proc = run("analyse", *args, "--json")
     assert proc.returncode == 2 and proc.stdout == "", proc.stderr
     assert proc.stderr.count("\n") == 1 and message in proc.stderr

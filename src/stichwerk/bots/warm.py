@@ -14,17 +14,21 @@ import sys
 import time
 
 from stichwerk.arena import ArenaSpec, play_deal
+from stichwerk.bots.doppelkopf import rollouts
 
 
 def warm() -> list[tuple[str, float]]:
     """Call every kernel entry point once; the seconds each step took."""
+    from stichwerk.bots.doppelkopf.rollouts import policy_tables
     from stichwerk.cego import kernel as cego_kernel
+    from stichwerk.doppelkopf import kernel as doppelkopf_kernel
+    from stichwerk.doppelkopf.profiles import DDV
 
     steps: list[tuple[str, float]] = []
     start = time.perf_counter()
     for name, run in (
         ("Cego kernel", cego_kernel.warm_up),
-        ("Doppelkopf kernel", _doppelkopf_deals),
+        ("Doppelkopf kernel", lambda: doppelkopf_kernel.warm_up(policy_tables(DDV))),
         ("Cego search", lambda: _search_deal("cego", "schwarzwald")),
         ("Doppelkopf search", lambda: _search_deal("doppelkopf", "ddv")),
     ):
@@ -33,18 +37,6 @@ def warm() -> list[tuple[str, float]]:
         steps.append((name, now - start))
         start = now
     return steps
-
-
-def _doppelkopf_deals() -> None:
-    # The kernel's fresh deals, a normal game and a solo, under both roll-out policies.
-    from stichwerk.bots.doppelkopf.rollouts import policy_tables
-    from stichwerk.doppelkopf import kernel
-    from stichwerk.doppelkopf.profiles import DDV
-
-    tables = policy_tables(DDV)
-    for policy in (kernel.RANDOM, kernel.HEURISTIC):
-        for game in ("normal", "solo-kreuz"):
-            kernel.random_deals(DDV, deals=1, game=game, policy=policy, policy_tables=tables)
 
 
 def _search_deal(game: str, profile: str) -> None:
@@ -56,9 +48,7 @@ def _search_deal(game: str, profile: str) -> None:
 
 
 def main() -> int:
-    try:
-        import numba  # type: ignore[import-untyped,unused-ignore]  # noqa: F401
-    except ImportError:
+    if not rollouts.available():
         print("stichwerk.bots.warm: numba is not installed; the bots search in Python")
         return 0
     for name, seconds in warm():

@@ -1563,6 +1563,16 @@ def random_deals(
     return out
 
 
+def warm_up(policy_tables: PolicyTables) -> None:
+    """Compile (or load from the cache) the fresh deals, a normal game and a solo, under both
+    policies (the heuristic's tables come from the bot layer: see :mod:`stichwerk.bots.warm`)."""
+    from stichwerk.doppelkopf.profiles import DDV
+
+    for policy in (RANDOM, HEURISTIC):
+        for game in ("normal", "solo-kreuz"):
+            random_deals(DDV, deals=1, game=game, policy=policy, policy_tables=policy_tables)
+
+
 # --------------------------------------------------------------------------- sampled worlds
 # A mirror of stichwerk.bots.doppelkopf.world.sample_world and fast_from for the search: the
 # bot packs what the seat knows into a row (``D_*``) and the weights into a float row.
