@@ -13,13 +13,22 @@ interval over the effective number of samples (Kish), so a few heavy worlds do n
 many.
 """
 
+from __future__ import annotations
+
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from stichwerk.bots import clock
 from stichwerk.core.action import Action
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+Values: TypeAlias = "Sequence[float] | NDArray[np.float64]"
+"""Samples: a list, or a numpy column as the searches keep them."""
 
 Z95 = 1.959963984540054
 """The two-sided 95% point of the normal distribution."""
@@ -57,7 +66,7 @@ class Summary:
     ess: float
 
 
-def weighted(values: Sequence[float], weights: Sequence[float] | None = None) -> Summary:
+def weighted(values: Values, weights: Values | None = None) -> Summary:
     """Mean, 95% half width and effective sample size of ``values`` under ``weights``
     (uniform when ``None``).
 
@@ -74,7 +83,9 @@ def weighted(values: Sequence[float], weights: Sequence[float] | None = None) ->
     return Summary(float(s.mean), float(s.half_width), float(s.ess))  # numpy scalars to floats
 
 
-def _weighted(values: Sequence[float], weights: Sequence[float] | None, n: int) -> Summary:
+def _weighted(values: Values, weights: Values | None, n: int) -> Summary:
+    if hasattr(values, "dtype") or hasattr(weights, "dtype"):
+        return _weighted_arrays(values, weights, n)
     if weights is None:
         mean = sum(values) / n
         if n < 2:
@@ -93,9 +104,32 @@ def _weighted(values: Sequence[float], weights: Sequence[float] | None, n: int) 
     return Summary(mean, Z95 * math.sqrt(var / ess), ess)
 
 
-def clear_gain(
-    a: Sequence[float], b: Sequence[float], weights: Sequence[float] | None, z: float
-) -> float:
+def _weighted_arrays(values: Values, weights: Values | None, n: int) -> Summary:
+    """:func:`_weighted` on numpy arrays, in numpy: an exchange's 78 choices over thousands of
+    worlds took a second of Python loops after its budget was spent."""
+    import numpy as np
+
+    x = np.asarray(values, dtype=np.float64)
+    if weights is None:
+        mean = float(x.mean())
+        if n < 2:
+            return Summary(mean, math.inf, float(n))
+        var = float(((x - mean) ** 2).sum()) / (n - 1)
+        return Summary(mean, Z95 * math.sqrt(var / n), float(n))
+    w = np.asarray(weights, dtype=np.float64)
+    total = float(w.sum())
+    if total <= 0:
+        return _weighted_arrays(x, None, n)
+    mean = float((w * x).sum()) / total
+    ess = total * total / float((w * w).sum())
+    if ess < 1.5 or n < 2:
+        return Summary(mean, math.inf, ess)
+    var = float((w * (x - mean) ** 2).sum()) / total
+    var *= ess / (ess - 1)
+    return Summary(mean, Z95 * math.sqrt(var / ess), ess)
+
+
+def clear_gain(a: Values, b: Values, weights: Values | None, z: float) -> float:
     """The weighted mean of ``a - b`` (paired world by world) less ``z`` standard errors, or 0
     when that is not positive: how much better ``a`` is beyond the noise.
 
@@ -104,7 +138,14 @@ def clear_gain(
     >>> clear_gain([1.0, -1.0], [0.0, 0.0], None, 1.0)
     0.0
     """
-    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    if hasattr(a, "dtype") and hasattr(b, "dtype"):
+        import numpy as np
+
+        if len(a) != len(b):
+            raise ValueError("clear_gain: the two runs differ in length")
+        diffs: Values = np.asarray(a) - np.asarray(b)
+    else:
+        diffs = [x - y for x, y in zip(a, b, strict=True)]
     s = weighted(diffs, weights)
     if not math.isfinite(s.half_width):
         return 0.0
@@ -154,6 +195,10 @@ def sample_in_batches(
     with ``clear_after``, once at least that many show the best choice clearly ahead
     (:func:`best_is_clear` with ``z``). The searches of both games decide this way.
 
+    Against a deadline no batch is larger than the time left holds at the pace of the batches
+    so far: a doubled batch begun just before the deadline would overrun it by as long again
+    as the decision had already taken (a 1.2 s reservation took 2 s).
+
     ``fill(n)`` samples up to ``n`` worlds into fresh numpy arrays, a row per world: the values
     (a column per choice), the log weights, then anything else the caller keeps per world; it
     returns how many rows it filled (fewer than ``n``: no further world fits the view).
@@ -164,6 +209,7 @@ def sample_in_batches(
     chunks: list[list[Any]] = []
     done = 0
     batch = first
+    start = clock.now()
     while done < cap:
         n = min(batch, cap - done)
         got, arrays = fill(n)
@@ -180,6 +226,12 @@ def sample_in_batches(
             clear = clear_after is not None and done >= clear_after
             if clear and best_is_clear(chunks[0], chunks[1], z):
                 break
+            now = clock.now()
+            fits = int(done * (deadline - now) / max(now - start, 1e-9))
+            if fits < 1:
+                break
+            batch = min(2 * batch, most, fits)
+            continue
         batch = min(2 * batch, most)
     out = [np.concatenate(chunk) for chunk in chunks]
     logw = out[1]
