@@ -84,49 +84,35 @@ def weighted(values: Values, weights: Values | None = None) -> Summary:
 
 
 def _weighted(values: Values, weights: Values | None, n: int) -> Summary:
-    if hasattr(values, "dtype") or hasattr(weights, "dtype"):
-        return _weighted_arrays(values, weights, n)
-    if weights is None:
-        mean = sum(values) / n
-        if n < 2:
-            return Summary(mean, math.inf, float(n))
-        var = sum((x - mean) ** 2 for x in values) / (n - 1)
-        return Summary(mean, Z95 * math.sqrt(var / n), float(n))
-    total = sum(weights)
+    total, squares, mean, spread = _moments(values, weights)
     if total <= 0:
         return _weighted(values, None, n)
-    mean = sum(w * x for w, x in zip(weights, values, strict=True)) / total
-    ess = total * total / sum(w * w for w in weights)
+    ess = total * total / squares
     if ess < 1.5 or n < 2:
         return Summary(mean, math.inf, ess)
-    var = sum(w * (x - mean) ** 2 for w, x in zip(weights, values, strict=True)) / total
-    var *= ess / (ess - 1)
+    var = spread / total * ess / (ess - 1)
     return Summary(mean, Z95 * math.sqrt(var / ess), ess)
 
 
-def _weighted_arrays(values: Values, weights: Values | None, n: int) -> Summary:
-    """:func:`_weighted` on numpy arrays, in numpy: an exchange's 78 choices over thousands of
-    worlds took a second of Python loops after its budget was spent."""
-    import numpy as np
+def _moments(values: Values, weights: Values | None) -> tuple[float, float, float, float]:
+    """The sum of the weights (each 1 when ``None``), of their squares, the weighted mean and
+    the weighted sum of squared deviations from it. Numpy runs (the searches' columns) are
+    summed in numpy: an exchange's 78 choices over thousands of worlds took a second of Python
+    loops after its budget was spent; lists stay on plain Python (numpy is the research
+    extra's)."""
+    if hasattr(values, "dtype") or hasattr(weights, "dtype"):
+        import numpy as np
 
-    x = np.asarray(values, dtype=np.float64)
-    if weights is None:
-        mean = float(x.mean())
-        if n < 2:
-            return Summary(mean, math.inf, float(n))
-        var = float(((x - mean) ** 2).sum()) / (n - 1)
-        return Summary(mean, Z95 * math.sqrt(var / n), float(n))
-    w = np.asarray(weights, dtype=np.float64)
-    total = float(w.sum())
-    if total <= 0:
-        return _weighted_arrays(x, None, n)
-    mean = float((w * x).sum()) / total
-    ess = total * total / float((w * w).sum())
-    if ess < 1.5 or n < 2:
-        return Summary(mean, math.inf, ess)
-    var = float((w * (x - mean) ** 2).sum()) / total
-    var *= ess / (ess - 1)
-    return Summary(mean, Z95 * math.sqrt(var / ess), ess)
+        x = np.asarray(values, dtype=np.float64)
+        w = np.ones_like(x) if weights is None else np.asarray(weights, dtype=np.float64)
+        total = float(w.sum())
+        mean = float((w * x).sum()) / total if total > 0 else 0.0
+        return total, float((w * w).sum()), mean, float((w * (x - mean) ** 2).sum())
+    ws = [1.0] * len(values) if weights is None else weights
+    total = sum(ws)
+    mean = sum(w * x for w, x in zip(ws, values, strict=True)) / total if total > 0 else 0.0
+    spread = sum(w * (x - mean) ** 2 for w, x in zip(ws, values, strict=True))
+    return total, sum(w * w for w in ws), mean, spread
 
 
 def clear_gain(a: Values, b: Values, weights: Values | None, z: float) -> float:
@@ -172,10 +158,8 @@ def best_is_clear(chunks_v: list[Any], chunks_w: list[Any], z: float = 3.0) -> b
     for i in range(values.shape[1]):
         if i == best:
             continue
-        d = values[:, best] - values[:, i]
-        m = float((w * d).sum() / total)
-        var = float((w * (d - m) ** 2).sum() / total)
-        if m <= z * math.sqrt(var / ess):
+        _, _, m, spread = _moments(values[:, best] - values[:, i], w)
+        if m <= z * math.sqrt(spread / total / ess):
             return False
     return True
 
@@ -220,19 +204,16 @@ def sample_in_batches(
         done += got
         if got < n:
             break  # no world fits: only a view that contradicts itself
+        limit = most
         if deadline is not None:
-            if clock.now() > deadline:
-                break
+            now = clock.now()
+            limit = min(most, int(done * (deadline - now) / max(now - start, 1e-9)))
+            if limit < 1:
+                break  # the time is spent, or holds not one more world at this pace
             clear = clear_after is not None and done >= clear_after
             if clear and best_is_clear(chunks[0], chunks[1], z):
                 break
-            now = clock.now()
-            fits = int(done * (deadline - now) / max(now - start, 1e-9))
-            if fits < 1:
-                break
-            batch = min(2 * batch, most, fits)
-            continue
-        batch = min(2 * batch, most)
+        batch = min(2 * batch, limit)
     out = [np.concatenate(chunk) for chunk in chunks]
     logw = out[1]
     return out, np.exp(logw - logw.max()) if done else logw, done
