@@ -145,3 +145,16 @@ def test_closing_rounds_play_no_pflicht_solo_and_need_a_fixed_length() -> None:
     assert "duty_solo_owed" not in s.deal_args()
     with pytest.raises(StichwerkError, match="fixed number"):
         Series(SeriesRules(seats=4, closing=("drescher",)))
+
+
+def test_games_left_to_the_pflicht_solo_deadline() -> None:
+    """While a seat owes a Pflicht-Solo the deal is told how many ordinary games are left to
+    the deadline: the list's own, and a tournament's later Vorrunde rounds beyond it."""
+    s = Series(SeriesRules(seats=4, games=3, duty_solos=1, duty_games_after=16))
+    assert s.deal_args()["duty_solo_games_left"] == 19
+    s.record(DealOutcome(settlement=(-3, 9, -3, -3), duty_solo_by=1))
+    assert s.deal_args()["duty_solo_games_left"] == 18
+    s = Series(SeriesRules(seats=4, games=2, duty_solos=1), duty_owed=[0, 0, 0, 0])
+    assert "duty_solo_games_left" not in s.deal_args()  # nobody owes one
+    s = Series(SeriesRules(seats=4, games=2, closing=("drescher",)), duty_owed=None)
+    assert "duty_solo_games_left" not in s.deal_args()  # a list without Pflicht-Soli

@@ -8,9 +8,9 @@ from stichwerk.doppelkopf.api import series_outcome, series_rules
 from stichwerk.doppelkopf.record import new_deal
 
 
-def play_list(profile: str, seats: int, seed: int) -> Series:
+def play_list(profile: str, seats: int, seed: int, duty: bool = True) -> Series:
     series = Series(series_rules(profile, seats=seats), first_dealer=seats - 1)
-    bots = [DoppelkopfHeuristicBot(s) for s in range(seats)]
+    bots = [DoppelkopfHeuristicBot(s, duty=duty) for s in range(seats)]
     number = 0
     while not series.is_over:
         state = new_deal(profile=profile, seed=f"{seed}-{number}", **series.deal_args())
@@ -27,12 +27,23 @@ def play_list(profile: str, seats: int, seed: int) -> Series:
     return series
 
 
+def _duty_solos(series: Series) -> tuple[int, int]:
+    """Pflicht-Soli of the list played by choice, and vorgeführt."""
+    forced = sum(e.outcome.forced for e in series.entries)
+    return sum(e.outcome.duty_solo_by is not None for e in series.entries) - forced, forced
+
+
 def test_ddv_list_forces_every_pflicht_solo() -> None:
-    series = play_list("ddv", 4, 1)
-    assert series.games_played == 24
-    assert series.owed == [0, 0, 0, 0]  # the missing ones were vorgeführt at the end
-    assert series.row_sums_ok() and series.parity_ok()
-    assert any(e.outcome.forced for e in series.entries)
+    """Bots that do not weigh the end of the list leave their Pflicht-Soli to the Vorführung;
+    bots that do play more of them by choice. Either way every one is played."""
+    lists = {duty: play_list("ddv", 4, 1, duty=duty) for duty in (False, True)}
+    for series in lists.values():
+        assert series.games_played == 24
+        assert series.owed == [0, 0, 0, 0]  # the missing ones were vorgeführt at the end
+        assert series.row_sums_ok() and series.parity_ok()
+        assert sum(_duty_solos(series)) == 4
+    assert _duty_solos(lists[False])[1] >= 3
+    assert _duty_solos(lists[True])[0] > _duty_solos(lists[False])[0]
 
 
 @pytest.mark.parametrize("seats", [4, 5])

@@ -256,6 +256,10 @@ def test_a_round_entered_from_sheets_typed_totals_and_an_online_table(
     assert c.get(f"/api/tables/{online['web_table'][3:]}/deals").status_code == 404
     web = repo.deals_of_table(online["web_table"][3:])
     assert sum(1 for d in web if d.counts) == 8
+    # The Pflicht-Solo is owed over the Vorrunde (three rounds of 8 games): the first deal of
+    # round 1 has 8 + 16 games to the deadline, and the count goes down with the list.
+    left = [d.record["duty_solo_games_left"] for d in web if "duty_solo_games_left" in d.record]
+    assert left[0] == 24 and left == sorted(left, reverse=True) and min(left) >= 17
     assert done["rounds"][0]["tables"][1]["source"] == "online"
     assert done["next"] == {"action": "draw", "round": 2, "blocked": None}
     ops = [x["op"] for x in c.get(f"/api/tournaments/{_token(state)}/log").json()["changes"]]

@@ -49,6 +49,9 @@ class SeriesRules:
     duty_enforcement: str = "penalty"
     """``penalty`` (points off at the end), ``forced`` (Vorführung) or ``none``."""
     duty_penalty: Number = 0
+    duty_games_after: int = 0
+    """Ordinary games after this list in which the Pflicht-Soli owed can still be played (a
+    tournament's later Vorrunde rounds): the deadline lies that far beyond the list's end."""
     duty_same_dealer_again: bool = True
     parity_check: bool = False
     """Check the even/odd rule after every game (plus-minus lists at a 4-table)."""
@@ -284,7 +287,8 @@ class Series:
     def deal_args(self) -> dict[str, Any]:
         """Keyword arguments for the game's ``new_deal``: ``dealer`` and ``players`` (the seats
         at the table), ``deal_type`` in a closing round, and with Pflicht-Soli
-        ``duty_solo_owed`` and ``duty_solo_forced``."""
+        ``duty_solo_owed``, ``duty_solo_forced`` and ``duty_solo_games_left`` (while a seat owes
+        one: the ordinary games, this one included, to the Pflicht-Soli's deadline)."""
         if self.is_over:
             raise StichwerkError("the list is complete")
         args: dict[str, Any] = {"dealer": self.dealer, "players": self.rules.seats}
@@ -297,6 +301,9 @@ class Series:
             forced = self.forced_seat()
             if forced is not None:
                 args["duty_solo_forced"] = forced
+            if any(self.owed) and self.rules.games is not None:
+                ordinary = max(self.rules.games - self.games_played, 0)
+                args["duty_solo_games_left"] = ordinary + self.rules.duty_games_after
         return args
 
     # ---------------------------------------------------------------- recording a deal

@@ -1,9 +1,12 @@
 """Deals in and out of the game record of NOTATION.md, and dealing from a seed.
 
-Doppelkopf adds three optional keys to the record: ``seats`` (5 for a 5-table, where the dealer
+Doppelkopf adds four optional keys to the record: ``seats`` (5 for a 5-table, where the dealer
 sits out with an empty hand), ``duty_solo_owed`` (the seats that still owe a Pflicht-Solo, so a
-solo of theirs is one) and ``duty_solo_forced`` (the seat that is vorgeführt, TSR 5.2.3). They
-decide who leads a solo, so a record that replays the same must carry them.
+solo of theirs is one) and ``duty_solo_forced`` (the seat that is vorgeführt, TSR 5.2.3), which
+decide who leads a solo, so a record that replays the same must carry them; and
+``duty_solo_games_left`` (the ordinary games, this one included, left to the Pflicht-Soli's
+deadline: the list's end, or a tournament's Vorrunde's), which the table knows and a seat that
+owes one weighs, so that every view of the deal replays the same.
 """
 
 from collections.abc import Mapping, Sequence
@@ -30,6 +33,7 @@ RECORD_KEYS = (
     "seats",
     "duty_solo_owed",
     "duty_solo_forced",
+    "duty_solo_games_left",
     "result",
 )
 
@@ -48,6 +52,16 @@ def _duty(
     return frozenset(owed_raw), forced
 
 
+def _games_left(value: object, what: str) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1000:
+        raise RecordError(
+            f"'duty_solo_games_left' of the {what} must be a number of games, 1 or more"
+        )
+    return value
+
+
 def new_deal(
     *,
     profile: str = "wielandstrasse",
@@ -57,17 +71,20 @@ def new_deal(
     seed: int | str = 0,
     duty_solo_owed: Sequence[int] = (),
     duty_solo_forced: int | None = None,
+    duty_solo_games_left: int | None = None,
 ) -> DokoState:
     """A fresh deal from ``seed``, dealt in packets of 3 (3-4-3 without nines) from Vorhand.
 
     ``players`` counts the seats at the table: 4, or 5 where the dealer sits out. A series
-    passes the seats that still owe a Pflicht-Solo and the seat that is vorgeführt.
+    passes the seats that still owe a Pflicht-Solo, the seat that is vorgeführt and the games
+    left to the Pflicht-Soli's deadline.
     """
     if players not in (4, 5):
         raise RecordError("a doppelkopf table has 4 seats, or 5 where the dealer sits out")
     seats = players
     prof = get_profile(profile, dict(options or {}))
     owed, forced = _duty(list(duty_solo_owed), duty_solo_forced, seats, "deal")
+    games_left = _games_left(duty_solo_games_left, "deal")
     if not 0 <= dealer < seats:
         raise RecordError(f"dealer must be a seat from 0 to {seats - 1}")
     if forced is not None and seats == 5 and forced == dealer:
@@ -85,8 +102,9 @@ def new_deal(
                 hands[s] |= 1 << i
             pos += size
     return DokoState(
-        prof, hands, dealer, options=dict(options or {}), duty_owed=owed, forced=forced
-    )
+        prof, hands, dealer, options=dict(options or {}), duty_owed=owed, forced=forced,
+        duty_games_left=games_left,
+    )  # fmt: skip
 
 
 def deal_from_record(record: Mapping[str, Any]) -> DokoState:
@@ -109,6 +127,7 @@ def deal_from_record(record: Mapping[str, Any]) -> DokoState:
         raise RecordError("'seats' of the record must be 4 or 5 (the dealer sits out at 5)")
     owed, forced = _duty(rec.get("duty_solo_owed", []), rec.get("duty_solo_forced"), seats,
                          "record")  # fmt: skip
+    games_left = _games_left(rec.get("duty_solo_games_left"), "record")
     dealer = get_int(rec, "dealer", "record", lo=0)
     if dealer >= seats:
         raise RecordError(f"'dealer' must be a seat from 0 to {seats - 1}")
@@ -141,7 +160,10 @@ def deal_from_record(record: Mapping[str, Any]) -> DokoState:
         hands.append(hand)
     if forced is not None and (seats == 5 and forced == dealer):
         raise RecordError("the sitting dealer cannot be vorgeführt")
-    return DokoState(prof, hands, dealer, options=options, duty_owed=owed, forced=forced)
+    return DokoState(
+        prof, hands, dealer, options=options, duty_owed=owed, forced=forced,
+        duty_games_left=games_left,
+    )  # fmt: skip
 
 
 def state_to_record(state: DokoState) -> dict[str, Any]:
@@ -162,6 +184,8 @@ def state_to_record(state: DokoState) -> dict[str, Any]:
         rec["duty_solo_owed"] = sorted(d["duty_owed"])
     if d["forced"] is not None:
         rec["duty_solo_forced"] = d["forced"]
+    if d["duty_games_left"] is not None:
+        rec["duty_solo_games_left"] = d["duty_games_left"]
     if state.is_over:
         rec["result"] = state.result()
     assert state.profile.name in PROFILES

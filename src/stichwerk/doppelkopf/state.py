@@ -121,6 +121,7 @@ class DokoState:
         "_decl_queue",
         "_declarations",
         "_duty",
+        "_duty_games_left",
         "_duty_owed",
         "_elig",
         "_forced",
@@ -165,6 +166,7 @@ class DokoState:
         options: dict[str, Any] | None = None,
         duty_owed: frozenset[int] = frozenset(),
         forced: int | None = None,
+        duty_games_left: int | None = None,
     ) -> None:
         self.profile = profile
         self._options = dict(options or {})
@@ -188,6 +190,7 @@ class DokoState:
         self._hand_size = hands[order[0]].bit_count()
         self._duty_owed = duty_owed
         self._forced = forced
+        self._duty_games_left = duty_games_left
         self._phase = RESERVATIONS
         self._to_act: int | None = order[0]
         self._reservations: dict[int, str] = {}
@@ -1128,6 +1131,7 @@ class DokoState:
             "soloist": self._soloist,
             "duty_owed": self._duty_owed,
             "forced": self._forced,
+            "duty_games_left": self._duty_games_left,
             "order": self._order,
             "played": self._played,
             "shift": self._shift,

@@ -72,6 +72,7 @@ def build_view(state: "DokoState", seat: int | None) -> dict[str, Any]:
         "soloist": d["soloist"] if public_type.startswith("solo-") else None,
         "duty_solo_owed": sorted(d["duty_owed"]),
         "duty_solo_forced": d["forced"],
+        "duty_solo_games_left": d["duty_games_left"],
     }
     if d["hochzeiter"] is not None:
         h = d["hochzeiter"]

@@ -54,6 +54,7 @@ class TableSeries:
                 rules,
                 duty_solos=int(list_rules.get("duty_solos", rules.duty_solos)),
                 duty_penalty=list_rules.get("duty_penalty", rules.duty_penalty),
+                duty_games_after=int(list_rules.get("duty_games_after", 0)),
             )
             if list_rules.get("duty_owed") is not None and rules.duty_solos:
                 owed = [int(n) for n in list_rules["duty_owed"]]

@@ -397,11 +397,13 @@ def sheet_settings(
 def online_list_rules(
     fmt: TournamentFormat, profile: str, size: int, round_number: int, owed: Sequence[int]
 ) -> dict[str, Any]:
-    """An online table's ``list_rules``: the round's Pflicht-Soli and each seat's debt."""
+    """An online table's ``list_rules``: the round's Pflicht-Soli, each seat's debt and the
+    games of the later Vorrunde rounds (the deadline of a Pflicht-Solo owed)."""
     rules = table_rules(fmt, profile, size, round_number)
     return {
         "duty_solos": rules.duty_solos,
         "duty_penalty": rules.duty_penalty,
+        "duty_games_after": rules.duty_games_after,
         "duty_owed": list(owed) if rules.duty_solos else None,
     }
 

@@ -220,7 +220,9 @@ def table_series_rules(fmt: TournamentFormat, base: SeriesRules, round_number: i
 
     The Pflicht-Solo is owed over the whole Vorrunde, so a list shows the penalty for a missing
     one only in the Vorrunde's last round (earlier, the solo may still come); the tournament
-    takes it off the Vorrunde total either way (:func:`vorrunde_standings`).
+    takes it off the Vorrunde total either way (:func:`vorrunde_standings`). The games of the
+    later Vorrunde rounds (``duty_games_after``, counted at this table's size) tell a player who
+    owes one how far off the deadline is.
 
     >>> from stichwerk.tournament.formats import WIELANDSTRASSE
     >>> r = table_series_rules(WIELANDSTRASSE, SeriesRules(seats=5), 4)
@@ -228,6 +230,8 @@ def table_series_rules(fmt: TournamentFormat, base: SeriesRules, round_number: i
     (10, True, 0)
     >>> [table_series_rules(WIELANDSTRASSE, SeriesRules(), n).duty_penalty for n in (1, 2, 3)]
     [0, 0, 15]
+    >>> [table_series_rules(WIELANDSTRASSE, SeriesRules(), n).duty_games_after for n in (1, 2, 3)]
+    [16, 8, 0]
     """
     size = base.seats
     if fmt.games_at(size) < 1:
@@ -239,6 +243,7 @@ def table_series_rules(fmt: TournamentFormat, base: SeriesRules, round_number: i
         dealer_sits=fmt.sitting_dealer(size),
         duty_solos=fmt.duty_solos if vorrunde else fmt.final_duty_solos,
         duty_penalty=fmt.duty_penalty if round_number == fmt.rounds else 0,
+        duty_games_after=(fmt.rounds - round_number) * fmt.games_at(size) if vorrunde else 0,
     )
 
 

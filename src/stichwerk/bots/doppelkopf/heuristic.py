@@ -5,7 +5,9 @@
   (Stilles) Solo is better. A hand that looks like a solo by the counts (trumps and high trumps,
   aces, voids for a colour solo; queens or jacks and aces for a picture solo; aces and tens for a
   Fleischloser) is weighed against the normal game by a few quick simulated deals (the unseen
-  cards dealt out at random, everyone playing the policy), and played when it is worth it.
+  cards dealt out at random, everyone playing the policy), and played when it is worth it. A
+  seat that owes a Pflicht-Solo adds what owing it longer would cost (:mod:`.duty`), and then
+  weighs its best solos by the counts even when they do not look like one.
 - **Armut**: take with a long, high trump hand; give back Fehl cards, making suits void, never a
   trump unless it must.
 - **Ansagen**: Re or Kontra with a strong hand (many trumps, high trumps, aces); keine 90 with a
@@ -16,10 +18,12 @@
 :class:`Evaluator` is shared with the search bot, which uses more simulated deals.
 """
 
+import math
 import random
 from typing import Any
 
 from stichwerk.bots.base import OUT_OF_TURN, View, legal_of
+from stichwerk.bots.doppelkopf.duty import discharge_value, discharges
 from stichwerk.bots.doppelkopf.knowledge import CQ, Knowledge, read
 from stichwerk.bots.doppelkopf.policy import STYLE, choose_card
 from stichwerk.bots.doppelkopf.world import relative, rollout, sample_world, settle
@@ -191,11 +195,15 @@ class DoppelkopfHeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int | str = 0, samples: int = 10, style: int = STYLE) -> None:
+    def __init__(
+        self, seed: int | str = 0, samples: int = 10, style: int = STYLE, duty: bool = True
+    ) -> None:
         self.seed = seed
         self.samples = samples
         self.style = style
         """The card-play policy's rules (``policy.STYLE``; ``search-v1`` keeps ``STYLE_V1``)."""
+        self.duty = duty
+        """Weigh the end of the list when the seat owes a Pflicht-Solo (:mod:`.duty`)."""
 
     def act(self, view: View) -> Action:
         actions = legal_of(view)
@@ -296,8 +304,10 @@ class DoppelkopfHeuristicBot:
         if forced:
             top = [g for _, g in candidates[:3]]
             return max(top, key=lambda g: ev.game(k, g, samples=samples))
-        solos = [g for score, g in candidates if score > SOLO_LOOK][:SOLO_LOOKS]
-        if both_cq and solo_score(hand, k, "trumpf") > SOLO_LOOK - 1.5:
+        bonus = discharge_value(k) if self.duty else 0.0  # a Pflicht-Solo owed: now or later
+        look = SOLO_LOOK if bonus <= 0 else -math.inf
+        solos = [g for score, g in candidates if score > look][:SOLO_LOOKS]
+        if both_cq and solo_score(hand, k, "trumpf") > look - 1.5:
             solos.append("solo-still")
         if NEU_GEBEN and "neu-geben" in allowed and not solos:
             return "neu-geben"
@@ -313,6 +323,8 @@ class DoppelkopfHeuristicBot:
             best, best_value = "schmeissen", 0.0
         for game in solos:
             value = ev.game(k, game, samples=samples) - SOLO_MARGIN
+            if discharges(k, "gesund" if game == "solo-still" else game):
+                value += bonus
             if value > best_value:
                 best, best_value = game, value
         if best == "solo-still":

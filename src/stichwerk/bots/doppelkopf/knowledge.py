@@ -89,6 +89,15 @@ class Knowledge:
     hochzeiter: int = -1
     owes_solo: bool = False
     """A solo of this seat would be its Pflicht-Solo (it owes one, or it is vorgeführt)."""
+    owes_duty: bool = False
+    """The seat still owes a Pflicht-Solo in the list."""
+    forced_now: bool = False
+    """The seat is vorgeführt in this deal: it must play a solo."""
+    duty_owing: int = 0
+    """Seats at the table that still owe a Pflicht-Solo."""
+    duty_games_left: int | None = None
+    """Ordinary games, this one included, to the Pflicht-Soli's deadline (``None``: unknown)."""
+    dealer: int = 0
     armut_seat: int = -1
     armut_taker: int = -1
     sau_seat: int = -1
@@ -139,6 +148,9 @@ class Knowledge:
     def my_party(self) -> int:
         return self.known_party[self.seat] if self.known_party else -1
 
+    def holds_both_kreuz_damen(self) -> bool:
+        return (self.hand & code_mask(CQ)).bit_count() == 2
+
 
 def read(view: dict[str, Any]) -> Knowledge:
     """Everything a seat can infer from its view."""
@@ -167,9 +179,13 @@ def read(view: dict[str, Any]) -> Knowledge:
         k.known_party[seat] = party_names[view["my_party"]]
     k.public_party = list(k.known_party)
     k.soloist = view["soloist"] if view.get("soloist") is not None else -1
-    k.owes_solo = seat is not None and (
-        seat in view.get("duty_solo_owed", ()) or view.get("duty_solo_forced") == seat
-    )
+    owed = view.get("duty_solo_owed", ())
+    k.owes_duty = seat is not None and seat in owed
+    k.forced_now = seat is not None and view.get("duty_solo_forced") == seat
+    k.owes_solo = k.owes_duty or k.forced_now
+    k.duty_owing = len(owed)
+    k.duty_games_left = view.get("duty_solo_games_left")
+    k.dealer = view["dealer"]
     hochzeit = view.get("hochzeit")
     if hochzeit:
         k.hochzeiter = hochzeit["seat"]

@@ -29,11 +29,13 @@ today's pure-Python search (``search_v1``) for its play and evaluates on the Pyt
 import copy
 import math
 import random
+from dataclasses import replace
 from typing import Any
 
 from stichwerk.bots import clock
 from stichwerk.bots.base import OUT_OF_TURN, View, legal_of
 from stichwerk.bots.doppelkopf import rollouts
+from stichwerk.bots.doppelkopf.duty import discharge_value, discharges
 from stichwerk.bots.doppelkopf.heuristic import (
     TAKE,
     DoppelkopfHeuristicBot,
@@ -93,6 +95,7 @@ class DoppelkopfSearch:
         eps: float = EPS,
         confidence: float = 1.0,
         public: bool = True,
+        duty: bool = True,
     ) -> None:
         self.budget = budget
         self.bid_budget = bid_budget if bid_budget is not None else min(1.5, 4 * budget)
@@ -106,9 +109,11 @@ class DoppelkopfSearch:
         self.eps = eps
         self.confidence = confidence
         self.public = public
+        self.duty = duty
+        """Weigh the end of the list when the seat owes a Pflicht-Solo (:mod:`.duty`)."""
         self.seed = seed
         self.rng = random.Random(f"search2-{seed}")
-        self.heuristic = DoppelkopfHeuristicBot(seed)
+        self.heuristic = DoppelkopfHeuristicBot(seed, duty=duty)
         self.fallback = (
             None
             if self.compiled
@@ -323,7 +328,8 @@ class DoppelkopfSearch:
         self, k: Knowledge, actions: list[Action], deadline: float
     ) -> list[ActionValue]:
         """Reservations and declarations: every option the seat could end up declaring,
-        played out; ``vorbehalt`` is worth its best declaration."""
+        played out; ``vorbehalt`` is worth its best declaration. A declaration that would be
+        the seat's Pflicht-Solo gains what owing it longer would cost (:mod:`.duty`)."""
         if k.phase == "reservations":
             options = _declarable(k)
             if any(a.act == "gesund" for a in actions):
@@ -333,6 +339,11 @@ class DoppelkopfSearch:
         options = list(dict.fromkeys(options))
         runs = self._compiled_reservations(k, options, deadline)
         summary = {o: weighted(v, w) for o, (v, w) in runs.items()}
+        bonus = discharge_value(k) if self.duty else 0.0  # a Pflicht-Solo now is not owed later
+        if bonus:
+            for o in options:
+                if discharges(k, o):
+                    summary[o] = replace(summary[o], mean=summary[o].mean + bonus)
         samples = {o: len(v) for o, (v, _) in runs.items()}
         out = []
         for a in actions:

@@ -79,7 +79,7 @@ class DoppelkopfSearchBot:
         self.public = public
         """Roll-outs where the seats know only what the table knows of the parties."""
         self.rng = random.Random(f"search-{seed}")
-        self.heuristic = DoppelkopfHeuristicBot(seed, style=style)
+        self.heuristic = DoppelkopfHeuristicBot(seed, style=style, duty=False)  # as it was
         self.worlds_last = 0
         self.rollouts_last = 0
 
