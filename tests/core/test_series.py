@@ -1,5 +1,7 @@
 """The series (Liste): dealer rotation, 5-tables, Pflicht-Soli, redeals, Bock, totals."""
 
+from dataclasses import replace
+
 import pytest
 
 from stichwerk.core.errors import StichwerkError
@@ -154,6 +156,9 @@ def test_games_left_to_the_pflicht_solo_deadline() -> None:
     assert s.deal_args()["duty_solo_games_left"] == 19
     s.record(DealOutcome(settlement=(-3, 9, -3, -3), duty_solo_by=1))
     assert s.deal_args()["duty_solo_games_left"] == 18
+    forced = SeriesRules(seats=4, games=3, duty_solos=1, duty_enforcement="forced")
+    s = Series(replace(forced, duty_games_after=16))
+    assert s.deal_args()["duty_solo_games_left"] == 3  # the Vorführung comes within the list
     s = Series(SeriesRules(seats=4, games=2, duty_solos=1), duty_owed=[0, 0, 0, 0])
     assert "duty_solo_games_left" not in s.deal_args()  # nobody owes one
     s = Series(SeriesRules(seats=4, games=2, closing=("drescher",)), duty_owed=None)

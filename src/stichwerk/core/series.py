@@ -51,7 +51,8 @@ class SeriesRules:
     duty_penalty: Number = 0
     duty_games_after: int = 0
     """Ordinary games after this list in which the Pflicht-Soli owed can still be played (a
-    tournament's later Vorrunde rounds): the deadline lies that far beyond the list's end."""
+    tournament's later Vorrunde rounds): a penalty's deadline lies that far beyond the list's
+    end (a Vorführung comes within the list)."""
     duty_same_dealer_again: bool = True
     parity_check: bool = False
     """Check the even/odd rule after every game (plus-minus lists at a 4-table)."""
@@ -303,7 +304,11 @@ class Series:
                 args["duty_solo_forced"] = forced
             if any(self.owed) and self.rules.games is not None:
                 ordinary = max(self.rules.games - self.games_played, 0)
-                args["duty_solo_games_left"] = ordinary + self.rules.duty_games_after
+                # A Vorführung comes within this list; a penalty only at the later deadline.
+                later = (
+                    self.rules.duty_games_after if self.rules.duty_enforcement == "penalty" else 0
+                )
+                args["duty_solo_games_left"] = ordinary + later
         return args
 
     # ---------------------------------------------------------------- recording a deal
