@@ -71,6 +71,7 @@ def main() -> None:
             f" {args.worlds} sampled deals",
             'each). Written by ``benchmarks/fit_duty.py``; read by :mod:`.duty`."""',
             "",
+            "# fmt: off",
             "SOLO_GAIN: dict[str, tuple[float, ...]] = {",
         ]
         for profile, qs in table.items():
@@ -79,6 +80,7 @@ def main() -> None:
                 lines.append("        " + ", ".join(f"{q:.2f}" for q in qs[i : i + 10]) + ",")
             lines.append("    ),")
         lines.append("}")
+        lines.append("# fmt: on")
         TABLE.write_text("\n".join(lines) + "\n", encoding="utf-8")
         from stichwerk.bots.doppelkopf import duty
 
