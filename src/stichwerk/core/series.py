@@ -35,6 +35,13 @@ from stichwerk.core.errors import StichwerkError
 Number = int | float
 
 
+def games_to_choose(left: int, owed: int) -> int:
+    """Of ``left`` ordinary games, those before the Vorführungen begin: the Pflicht-Soli still
+    owed at the table fill the last games, one each (TSR 5.2.3). The list and the bots that
+    look ahead to it read the rule here."""
+    return max(left - owed, 0)
+
+
 @dataclass(frozen=True)
 class SeriesRules:
     """How a list is kept at one table."""
@@ -203,6 +210,12 @@ class Series:
         return self.rules.closing[(self.games_played - games) // self.rules.seats]
 
     @property
+    def ordinary_games_left(self) -> int | None:
+        """Counted games still to play before the closing rounds (``None``: open-ended)."""
+        games = self.rules.games
+        return None if games is None else max(games - self.games_played, 0)
+
+    @property
     def is_over(self) -> bool:
         return self.games_left == 0
 
@@ -250,15 +263,14 @@ class Series:
 
     def forced_seat(self) -> int | None:
         """The seat that must play its Pflicht-Solo in the next deal (Vorführung), if any."""
-        left = self.games_left
+        left = self.ordinary_games_left
         if self.rules.duty_enforcement != "forced" or left is None:
             return None
         # The owed solos must fit into the ordinary games; closing rounds play no Pflicht-Solo.
-        left -= len(self.rules.closing) * self.rules.seats
         if left <= 0:
             return None
         missing = sum(self.owed)
-        if missing == 0 or missing < left:
+        if missing == 0 or games_to_choose(left, missing) > 0:
             return None
         for k in range(1, self.rules.seats + 1):
             seat = (self.dealer + k) % self.rules.seats
@@ -302,8 +314,8 @@ class Series:
             forced = self.forced_seat()
             if forced is not None:
                 args["duty_solo_forced"] = forced
-            if any(self.owed) and self.rules.games is not None:
-                ordinary = max(self.rules.games - self.games_played, 0)
+            ordinary = self.ordinary_games_left
+            if any(self.owed) and ordinary is not None:
                 # A Vorführung comes within this list; a penalty only at the later deadline.
                 later = (
                     self.rules.duty_games_after if self.rules.duty_enforcement == "penalty" else 0

@@ -662,6 +662,16 @@ class Profile:
         high=1000,
     )
 
+    def counts_as_duty(self, game_type: str, *, failed_hochzeit: bool = False) -> bool:
+        """Whether a solo of ``game_type`` (``solo-still``: a Stilles Solo; ``failed_hochzeit``:
+        a Hochzeit without partner) by a seat that owes a Pflicht-Solo is it. The engine, the
+        score sheet and the bots read the rule here."""
+        if failed_hochzeit:
+            return self.failed_hochzeit_counts_as_duty
+        if game_type == "solo-still":
+            return self.silent_solo_counts_as_duty
+        return True
+
     def soloist_leads(self, duty: bool) -> bool:
         """Whether the soloist leads trick 1 of a declared solo (``duty``: a Pflicht-Solo, else
         a Lust-Solo); else Vorhand does. The engine and the bots read the rule here."""

@@ -53,13 +53,8 @@ def _duty(
 
 
 def _games_left(value: object, what: str) -> int | None:
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1000:
-        raise RecordError(
-            f"'duty_solo_games_left' of the {what} must be a number of games, 1 or more"
-        )
-    return value
+    key = "duty_solo_games_left"
+    return None if value is None else get_int({key: value}, key, what, lo=1)
 
 
 def new_deal(

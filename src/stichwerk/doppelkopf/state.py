@@ -742,7 +742,7 @@ class DokoState:
             if (self._dealt[s] & CQ_MASK) == CQ_MASK:
                 # Not announcing the Hochzeit: a Stilles Solo (III.5 / TSR 5.3).
                 self._soloist = s
-                self._duty = s in self._duty_owed and self.profile.silent_solo_counts_as_duty
+                self._duty = s in self._duty_owed and self.profile.counts_as_duty("solo-still")
                 self._set_solo_parties(s)
                 self._start_play("solo-still", self._seat_order[0])
                 return

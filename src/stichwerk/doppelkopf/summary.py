@@ -104,11 +104,7 @@ def duty_eligible(read: Summary) -> bool:
     facts = read.facts
     if facts is None or not facts.is_solo:
         return False
-    if read.hochzeit:
-        return read.profile.failed_hochzeit_counts_as_duty
-    if facts.game_type == "solo-still":
-        return read.profile.silent_solo_counts_as_duty
-    return True
+    return read.profile.counts_as_duty(facts.game_type, failed_hochzeit=bool(read.hochzeit))
 
 
 def summary_outcome(

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from stichwerk.bots.doppelkopf.knowledge import Knowledge
+from stichwerk.core.series import games_to_choose
 
 
 @cache
@@ -56,7 +57,7 @@ def chances_after(k: Knowledge) -> int | None:
         return None
     after = left - 1
     if k.profile.duty_enforcement == "forced":
-        after -= k.duty_owing
+        after = games_to_choose(after, k.duty_owing)
     if k.seats == 5:
         return sum(1 for j in range(1, after + 1) if (k.dealer + j) % 5 != k.seat)
     return max(after, 0)
@@ -78,8 +79,6 @@ def discharges(k: Knowledge, option: str) -> bool:
     """Whether declaring ``option`` would play the seat's Pflicht-Solo: a declared solo, or
     (where the profile counts it) the Stilles Solo of a seat that holds both Kreuz-Damen and
     says gesund."""
-    if option.startswith("solo-") and option != "solo-still":
-        return True
-    if option in ("gesund", "solo-still") and k.profile.silent_solo_counts_as_duty:
-        return k.holds_both_kreuz_damen()
-    return False
+    if option in ("gesund", "solo-still"):
+        return k.holds_both_kreuz_damen() and k.profile.counts_as_duty("solo-still")
+    return option.startswith("solo-") and k.profile.counts_as_duty(option)

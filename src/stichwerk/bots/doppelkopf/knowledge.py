@@ -87,8 +87,6 @@ class Knowledge:
     to_act: int | None
     soloist: int = -1
     hochzeiter: int = -1
-    owes_solo: bool = False
-    """A solo of this seat would be its Pflicht-Solo (it owes one, or it is vorgeführt)."""
     owes_duty: bool = False
     """The seat still owes a Pflicht-Solo in the list."""
     forced_now: bool = False
@@ -148,6 +146,11 @@ class Knowledge:
     def my_party(self) -> int:
         return self.known_party[self.seat] if self.known_party else -1
 
+    @property
+    def owes_solo(self) -> bool:
+        """A solo of this seat would be its Pflicht-Solo (it owes one, or it is vorgeführt)."""
+        return self.owes_duty or self.forced_now
+
     def holds_both_kreuz_damen(self) -> bool:
         return (self.hand & code_mask(CQ)).bit_count() == 2
 
@@ -182,7 +185,6 @@ def read(view: dict[str, Any]) -> Knowledge:
     owed = view.get("duty_solo_owed", ())
     k.owes_duty = seat is not None and seat in owed
     k.forced_now = seat is not None and view.get("duty_solo_forced") == seat
-    k.owes_solo = k.owes_duty or k.forced_now
     k.duty_owing = len(owed)
     k.duty_games_left = view.get("duty_solo_games_left")
     k.dealer = view["dealer"]
