@@ -68,7 +68,7 @@ def fit(profile: str, players: int, hands: int, seed: int) -> tuple[list[float],
         rs = np.array([rng.getrandbits(64)], dtype=np.uint64)
         CC.contract_values(
             template, kn, np.ones(3), rules_row, removed, options, ps, K.exchange_row("cego"),
-            0, model, 1.0, 600, rs, values, logw, -1,
+            np.zeros(2, dtype=np.int64), 0, model, 1.0, 600, rs, values, logw, -1,
         )  # fmt: skip
         xs.append(features(hand))
         ys.append(float(values[:, 0].mean()))

@@ -575,3 +575,95 @@ def test_a_small_arena_against_the_first_search_is_reproducible(game: str, profi
     assert new.name == "search" and old.name == "search-v1"
     assert new.mean == pytest.approx(-old.mean) or seats == 3
     assert [s.samples for s in one.stats] == [s.samples for s in two.stats]
+
+
+def _cego_world(profile: str, seed: int) -> tuple[Any, Any, int, int, Any]:
+    """A dealt Cego deal as the kernel's row (Vorhand to act), its rules row, the blind, the
+    cards out of play and the seat order."""
+    from stichwerk.cego import kernel as K
+
+    state = get_game("cego").new_deal(profile=profile, seed=seed, dealer=seed % 3)
+    record = state.to_record()
+    players = len(record["hands"])
+    order = [(record["dealer"] + 1 + i) % players for i in range(players)]
+    row = K.empty_row()
+    row[K.SEATS] = players
+    K.set_order(row, order)
+    for seat, hand in enumerate(record["hands"]):
+        row[K.HAND + seat] = sum(1 << CC.ID[c] for c in hand)
+    row[K.TO_ACT] = order[0]
+    row[K.DECIDED_STOP] = state.rules.stop_when_decided
+    blind = sum(1 << CC.ID[c] for c in record["blind"])
+    removed = CC.REMOVED_FOR_THREE if players == 3 else 0
+    return row, K.rules_row(state.rules), blind, removed, order
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(profile=st.sampled_from(["zego", "schwarzwald"]), seed=st.integers(0, 10**6))
+def test_a_cego_solo_is_valued_as_the_other_seats_would_answer_it(profile: str, seed: int) -> None:
+    """The search values a Solo as it would go: each other seat in turn from the soloist holds
+    Cego with Gegensolo where its Cego (played out in the same deal) beats its share of the
+    Solo; without Gegensolo in the rules the Solo is played. The roll-out policy and the bots'
+    exchange are deterministic, so each game can be played out again here."""
+    import numpy as np
+
+    from stichwerk.bots.cego import compiled as B
+    from stichwerk.cego import kernel as K
+
+    row, rules, blind, removed, order = _cego_world(profile, seed)
+    ex = K.exchange_row("cego")
+    rs = np.array([1], dtype=np.uint64)
+
+    def game(contract: int, declarer: int, value: int) -> tuple[Any, Any]:
+        opt = np.full(B.OPTION_FIELDS, -1, dtype=np.int64)
+        opt[B.O_STAGE], opt[B.O_CONTRACT], opt[B.O_DECLARER], opt[B.O_VALUE] = (
+            0, contract, declarer, value,
+        )  # fmt: skip
+        opt[B.O_LAY_N : B.O_PRESS_KIND + 1] = ex
+        st = row.copy()
+        assert B.setup_contract(st, rules, opt, blind, removed)
+        K.finish(st, K.HEURISTIC, rs)
+        out = np.zeros(5, dtype=np.int64)
+        K.settle(st, rules, out)
+        return out, st
+
+    soloist = order[1 % len(order)]
+    answer = sum(1 << s for s in order if s != soloist)
+    solo = game(K.SOLO, soloist, 1)
+    cego = {s: game(K.LADDER, s, 2) for s in order if s != soloist}
+    ring = order[order.index(soloist) + 1 :] + order[: order.index(soloist)]
+    holder = next(
+        (
+            s
+            for s in ring
+            if B.relative(cego[s][0], s, cego[s][1]) > B.relative(solo[0], s, solo[1])
+        ),
+        None,
+    )
+    out = np.zeros(5, dtype=np.int64)
+    for me in order:
+        on = np.array([1, 2], dtype=np.int64)
+        got = B._answered_solo(row, rules, soloist, 1, answer, blind, removed, ex, on, rs, me, out)
+        played = cego[holder] if holder is not None else solo
+        assert got == pytest.approx(B.relative(played[0], me, played[1]))
+        off = np.array([0, 2], dtype=np.int64)
+        got = B._answered_solo(row, rules, soloist, 1, answer, blind, removed, ex, off, rs, me, out)
+        assert got == pytest.approx(B.relative(solo[0], me, solo[1]))
+
+
+def test_a_three_player_solo_is_not_announced_where_every_one_is_answered() -> None:
+    """At a three-player Zego table every Solo of the search was answered with Gegensolo
+    (played: the soloist −12.5 a deal; the Solo valued as if unanswered: +12), so a middling
+    hand that would announce a Solo nobody could answer says fort where Gegensolo exists."""
+    words = {}
+    for gegensolo in (False, True):
+        state = get_game("cego").new_deal(
+            profile="zego", options={"gegensolo": gegensolo}, dealer=0, seed="cal-9"
+        )
+        vorhand = state.to_act
+        bot = make_bot("search", "cego", 3, worlds=400)
+        values = {v.action.act: v for v in bot.evaluate(state.view(vorhand), 1.0)}  # type: ignore[attr-defined]
+        words[gegensolo] = bot.act(state.view(vorhand)).act
+        if gegensolo:
+            assert values["solo"].mean + values["solo"].half_width < values["fort"].mean
+    assert words == {False: "solo", True: "fort"}

@@ -41,7 +41,8 @@ O_PRESS = 9  # the card pressed (-1: by the bots' rule)
 O_STAGE = 10  # 0: from the dealt hands; 1: the declarer holds the blind, the press to come
 O_SWAP_FROM = 11  # a laid-out Leere withdrawn (-1: none) ...
 O_SWAP_TO = 12  # ... for this card of the blind
-O_LATER = 13  # CONTINUE: seats still to speak in the Solo round (bits)
+O_LATER = 13  # CONTINUE: seats still to speak in the Solo round; a Solo: seats that may
+# still answer it with Gegensolo (bits)
 O_NEVER = 14  # stage 1: the cards that may never win (-1: the laid-out ones)
 OPTION_FIELDS = 15
 CONTINUE = -1
@@ -383,11 +384,12 @@ def solo_chance(hand: int, model: Any) -> float:
 
 @jit_alloc
 def _continue(
-    st: Any, rules: Any, opt: Any, hidden: int, removed: int, ex: Any, model: Any, rs: Any,
-    me: int, out: Any,
+    st: Any, rules: Any, opt: Any, hidden: int, removed: int, ex: Any, geg: Any, model: Any,
+    rs: Any, me: int, out: Any,
 ) -> float:  # fmt: skip
     """The seat's value when the game goes on after its ``fort``: a later seat of the Solo
-    round announces a Solo when the bots would (``bidding``), the first of them plays it; else
+    round announces a Solo when the bots would (``bidding``), the first of them plays it
+    unless another seat answers with Gegensolo (:func:`_answered_solo`); else
     Vorhand keeps its Cego in the auction and plays it (``O_VALUE`` 0) or announces Räuber
     (``O_VALUE`` 1)."""
     later = opt[O_LATER]
@@ -405,6 +407,16 @@ def _continue(
         if s == vorhand:
             break
     if declarer >= 0:
+        if geg[0]:
+            others = 0
+            t = st[K.NEXT + declarer]
+            while t != declarer:
+                others |= 1 << t
+                t = st[K.NEXT + t]
+            return _answered_solo(
+                st, rules, declarer, rules[K.R_SOLO_VALUE], others, hidden, removed, ex, geg,
+                rs, me, out,
+            )  # fmt: skip
         sub[O_CONTRACT] = K.SOLO
         sub[O_VALUE] = rules[K.R_SOLO_VALUE]
     elif opt[O_VALUE] == 1:
@@ -429,9 +441,54 @@ def _continue(
 
 
 @jit_alloc
+def _answered_solo(
+    st: Any, rules: Any, soloist: int, value: int, answer: int, hidden: int, removed: int,
+    ex: Any, geg: Any, rs: Any, me: int, out: Any,
+) -> float:  # fmt: skip
+    """The seat's value of a Solo that the seats of ``answer`` (bits) may answer with
+    Gegensolo, in seat order from the soloist (``geg``: Gegensolo allowed, the value of the
+    Cego it holds). Each says Gegensolo when its Cego, played out in this deal, beats its share
+    of the Solo played out; the first to do so plays the Cego (the auction's further raises are
+    left out). Valued as if nobody could answer it, a three-player Solo of Vorhand was worth
+    +12 a deal where, every one answered, it played at −12.5 (``docs/bots.md``)."""
+    o = st.copy()
+    sub = np.full(OPTION_FIELDS, -1, dtype=np.int64)
+    sub[O_STAGE] = 0
+    sub[O_CONTRACT] = K.SOLO
+    sub[O_DECLARER] = soloist
+    sub[O_VALUE] = value
+    setup_contract(o, rules, sub, hidden, removed)
+    K.finish(o, K.HEURISTIC, rs)
+    out[:] = 0
+    K.settle(o, rules, out)
+    solo = out.copy()
+    if geg[0]:
+        c = st.copy()
+        sub[O_CONTRACT] = K.LADDER
+        sub[O_VALUE] = geg[1]
+        sub[O_LAY_N] = ex[0]
+        sub[O_LAY_KIND] = ex[1]
+        sub[O_KEEP] = ex[2]
+        sub[O_PRESS_KIND] = ex[3]
+        s = st[K.NEXT + soloist]
+        while s != soloist:
+            if (answer >> s) & 1:
+                _copy(c, st)
+                sub[O_DECLARER] = s
+                if setup_contract(c, rules, sub, hidden, removed):
+                    K.finish(c, K.HEURISTIC, rs)
+                    out[:] = 0
+                    K.settle(c, rules, out)
+                    if relative(out, s, c) > relative(solo, s, o):
+                        return relative(out, me, c)
+            s = st[K.NEXT + s]
+    return relative(solo, me, o)
+
+
+@jit_alloc
 def contract_values(
     template: Any, kn: Any, leans: Any, rules: Any, removed: int, options: Any, ps: Any,
-    ex: Any, passed: int, model: Any, eps: float, worlds: int, rs: Any, values: Any,
+    ex: Any, geg: Any, passed: int, model: Any, eps: float, worlds: int, rs: Any, values: Any,
     logw: Any, soloist: int,
 ) -> int:  # fmt: skip
     """Each option (a row of ``options``) played out in ``worlds`` sampled deals:
@@ -439,7 +496,9 @@ def contract_values(
     log-likelihood given the Solo round: each seat of ``passed`` (it said fort while no Solo
     stood) passed with the chance the bots would (``model``), and one that holds a Pflichtsolo
     (thresholds ``ps``) scores ``log(eps)`` more; ``soloist`` (-1: none) announced with the
-    chance the bots would. ``ex``: the exchange of the lowest ladder contract."""
+    chance the bots would. ``ex``: the exchange of the lowest ladder contract; ``geg``: whether
+    a Solo may be answered with Gegensolo and the value of the Cego that answers it (a Solo
+    option with ``O_LATER`` set is played out as :func:`_answered_solo`)."""
     me = kn[K.K_SEAT]
     world = template.copy()
     st = template.copy()
@@ -465,7 +524,15 @@ def contract_values(
             opt = options[i]
             _copy(st, world)
             if opt[O_CONTRACT] == CONTINUE:
-                values[w, i] = _continue(st, rules, opt, hidden, removed, ex, model, rs, me, out)
+                values[w, i] = _continue(
+                    st, rules, opt, hidden, removed, ex, geg, model, rs, me, out
+                )
+                continue
+            if opt[O_CONTRACT] == K.SOLO and opt[O_LATER] > 0:
+                values[w, i] = _answered_solo(
+                    st, rules, opt[O_DECLARER], opt[O_VALUE], opt[O_LATER], hidden, removed, ex,
+                    geg, rs, me, out,
+                )  # fmt: skip
                 continue
             if not setup_contract(st, rules, opt, hidden, removed):
                 values[w, i] = 0.0

@@ -10,7 +10,9 @@
   each word is played out in sampled deals of the hidden cards (``compiled.contract_values``):
   the contract it makes, with its declarer and the exchange by the bots' rule, or after
   ``fort`` the game as it goes on (later seats announce a Solo on a Pflichtsolo hand, else the
-  strongest hand for the ladder wins the auction). A seat that passed in the Solo round is
+  strongest hand for the ladder wins the auction). A Solo is played out as the other seats
+  would answer it: each in turn holds Cego with Gegensolo where that Cego is worth more to it
+  than its share of the Solo. A seat that passed in the Solo round is
   unlikely to hold a Pflichtsolo. A Pflichtsolo hand always announces (the rule), choosing its
   best announcement. ``bidding="heuristic"`` bids as ``search-v1`` instead.
 - **The exchange** (what to lay out, which cards to keep, what to press, withdrawing a
@@ -397,14 +399,19 @@ class CegoSearch:
             if act == "fort":
                 if soloist is not None:
                     fixed("solo", soloist)
+                    row[CC.O_LATER] = _answering(k, soloist, soloist)
                 else:
                     return going_on(_later(k))
             else:
                 fixed(act, me)
+                if act == "solo":
+                    row[CC.O_LATER] = _answering(k, me, me)
         elif phase == "gegensolo":
             soloist = _bidder(k, "solo")
             if act == "fort":
-                fixed("solo", soloist if soloist is not None else k.order[0])
+                soloist = soloist if soloist is not None else k.order[0]
+                fixed("solo", soloist)
+                row[CC.O_LATER] = _answering(k, soloist, me)
             else:
                 ladder(rules.ladder[0], me, rules.gegensolo_raise)
         elif phase == "special":
@@ -479,6 +486,10 @@ class CegoSearch:
             dtype=np.int64,
         )  # fmt: skip
         ex = K.exchange_row(rules.ladder[0])
+        geg = np.array(
+            [rules.gegensolo, rules.value_of(rules.ladder[0]) + rules.gegensolo_raise],
+            dtype=np.int64,
+        )  # fmt: skip
         passed = 0
         for s in k.passed_solo:
             if s != k.seat:
@@ -494,8 +505,8 @@ class CegoSearch:
             values = np.zeros((n, len(rows)), dtype=np.float64)
             logw = np.zeros(n, dtype=np.float64)
             got = CC.contract_values(
-                template, kn, leans, rules_row, k.removed, options, ps, ex, passed, model,
-                EPS_BID, n, rs, values, logw, -1 if soloist is None else soloist,
+                template, kn, leans, rules_row, k.removed, options, ps, ex, geg, passed,
+                model, EPS_BID, n, rs, values, logw, -1 if soloist is None else soloist,
             )  # fmt: skip
             return got, (values, logw)
 
@@ -542,6 +553,20 @@ def _later(k: Knowledge) -> int:
     i = k.order.index(k.seat)
     out = 0
     for s in k.order[i + 1 :]:
+        out |= 1 << s
+    return out
+
+
+def _answering(k: Knowledge, soloist: int, after: int) -> int:
+    """The seats (bits) that may still answer ``soloist``'s Solo with Gegensolo: in seat order
+    from the soloist, those after ``after`` (the soloist himself: every other seat)."""
+    order = list(k.order)
+    i = order.index(soloist)
+    ring = order[i + 1 :] + order[:i]
+    if after != soloist:
+        ring = ring[ring.index(after) + 1 :]
+    out = 0
+    for s in ring:
         out |= 1 << s
     return out
 
