@@ -14,8 +14,9 @@ compiled with numba like it; imported only when numba is there (``rollouts.avail
   ladder contract made by the bots' rule, or with the lay-out, the cards kept or the card
   pressed fixed: the declarer's own choices), or the game going on after ``fort`` (later seats
   of the Solo round announce a Solo on a Pflichtsolo hand, else the seat with the strongest hand
-  for the ladder wins the auction with Cego). A world is weighted down when a seat that passed in
-  the Solo round holds a Pflichtsolo there.
+  for the ladder wins the auction with Cego), and a Solo as the other seats would answer it
+  (:func:`_answered_solo`: Gegensolo where a seat's Cego beats its share of the Solo). A world
+  is weighted down when a seat that passed in the Solo round holds a Pflichtsolo there.
 """
 
 import math
