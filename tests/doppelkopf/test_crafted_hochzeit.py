@@ -53,3 +53,21 @@ def test_failed_hochzeit_is_a_karo_solo(profile: str, settlement: list[int], val
     assert result["augen"] == {"re": 181, "kontra": 59}
     assert result["score"]["value"] == value
     assert result["score"]["settlement"] == settlement
+
+
+@pytest.mark.parametrize("counts", [False, True])
+def test_failed_hochzeit_is_the_pflicht_solo_where_the_table_counts_it(counts: bool) -> None:
+    """With ``failed_hochzeit_counts_as_duty`` the Karo solo of a Hochzeit without partner is
+    the Pflicht-Solo of a Hochzeiter who owes one, in the result as on the score sheet (its
+    summary); without it, it is not."""
+    from stichwerk.doppelkopf.summary import read_summary
+
+    options = {"failed_hochzeit_counts_as_duty": counts}
+    state = deal(HOCHZEIT, "ddv", options, duty_solo_owed=[0])
+    run(state, "0 vorbehalt; 1 gesund; 2 gesund; 3 gesund; 0 hochzeit")
+    assert play_tricks(state, TRICKS) == WINNERS
+    result = state.result()
+    assert result is not None
+    assert result["duty_solo"] is counts
+    assert result["summary"]["duty_solo"] is counts
+    assert read_summary(result["summary"]).duty_solo is counts

@@ -1035,7 +1035,12 @@ class DokoState:
             }
         facts = self.facts()
         scored = score(facts, self.profile)
-        duty = self._duty and facts.is_solo and not self._failed_hochzeit()
+        if self._failed_hochzeit():
+            duty = self._hochzeiter in self._duty_owed and self.profile.counts_as_duty(
+                facts.game_type, failed_hochzeit=True
+            )
+        else:
+            duty = self._duty and facts.is_solo
 
         out: dict[str, Any] = {
             "complete": True,
