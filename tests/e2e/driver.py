@@ -71,6 +71,17 @@ def my_turn(page: Page) -> bool:
     )
 
 
+def wait_for_my_turn(page: Page, timeout: float = 60_000) -> None:
+    """Until the page's seat is to act: the bots then wait, so no frame re-renders the page
+    under a click (a click whose button is replaced between press and release is lost)."""
+    page.wait_for_function(
+        "() => { const r = document.getElementById('table-app');"
+        " return r.dataset.phase === 'playing' && r.dataset.waiting !== '1'"
+        " && document.querySelector('#status.mine') !== null; }",
+        timeout=timeout,
+    )
+
+
 def hand(page: Page) -> list[str]:
     return [
         c or "" for c in page.locator("#hand .card").evaluate_all("n => n.map(e => e.dataset.card)")

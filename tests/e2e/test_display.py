@@ -12,7 +12,15 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import Server
-from tests.e2e.driver import attr, create_table, drive, next_deal, take_turn, wait_for_change
+from tests.e2e.driver import (
+    attr,
+    create_table,
+    drive,
+    next_deal,
+    take_turn,
+    wait_for_change,
+    wait_for_my_turn,
+)
 from tests.e2e.plant import EXAMPLES, example, plant, rotate, table_id
 
 
@@ -285,12 +293,18 @@ def test_closing_rounds_are_offered_shown_and_played(browser: Browser, server: S
 def test_the_creator_adds_a_closing_round_at_the_table(browser: Browser, server: Server) -> None:
     page = browser.new_page()
     create_table(page, server.url, "cego", profile="titisee", series=1)
+    # Edited while the bots wait for this seat, so that no bot's move re-renders the editor
+    # under the click.
+    wait_for_my_turn(page)
     # Only the one who opened the table is offered the change.
     page.click("#rules-panel summary")
     editor = page.locator("#closing-editor")
     expect(editor.locator("[data-add-round]")).to_have_count(2)
     editor.locator('[data-add-round="drescher"]').click()
-    expect(editor.locator("#closing-edit-list li")).to_have_text(["Drescher round ✕"])
+    # The table's actor answers within 10 s or the page says why (a toast): wait as long.
+    expect(editor.locator("#closing-edit-list li")).to_have_text(
+        ["Drescher round ✕"], timeout=15_000
+    )
     expect(page.locator("#closing")).to_have_text(
         "Closing rounds: Drescher – everyone deals once in each (4 more deals)."
     )
