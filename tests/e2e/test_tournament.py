@@ -68,7 +68,8 @@ def _enter_deal(phone: Page, summary: dict[str, Any], number: int) -> None:
     for seat in summary["re"]:
         tap(phone, "f-re", seat)
     phone.fill("#f-augen", str(summary["re_augen"]))
-    expect(phone.locator("#save")).to_be_enabled()
+    # Save waits for the preview of the line (as in test_sheet: seconds on a loaded machine).
+    expect(phone.locator("#save")).to_be_enabled(timeout=60_000)
     phone.click("#save")
     saved(phone, number)
 
