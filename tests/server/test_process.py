@@ -325,7 +325,8 @@ def test_oversized_bodies_leave_memory_and_move_latency_alone(tmp_path: Path) ->
         f"{max(during) * 1000:.1f} ms during ({len(during)} moves); server CPU"
         f" {spent:.2f} s in all, moves included"
     )
-    assert set(statuses) <= {413, 0} and statuses.count(413) > 0, statuses
+    # 413 refused by size, 429 by the rate limit before any body is read, 0 cut off.
+    assert set(statuses) <= {413, 429, 0} and statuses.count(413) > 0, statuses
     answered = server.log.read_text().count('"POST /api/login HTTP/1.1" 413')
     assert answered == len(statuses), server.log.read_text()[-3000:]
     assert grown < 50, f"the server grew by {grown:.0f} MiB"

@@ -342,6 +342,18 @@ def _constraints(k: Knowledge, view: dict[str, Any]) -> None:
     for s, acts in k.declared.items():
         if "hochzeit" in acts and s != me:
             place(s, CQ, held(s, CQ, 2))
+    # Schmeißen overruled by a higher declaration: the seat held its nines (some copies are
+    # placed, the lowest suits first: consistent, if not uniform over which nines).
+    nines = [CODE_INDEX[c] for c in ("D9", "H9", "S9", "C9") if c in CODE_INDEX]
+    for s, acts in k.declared.items():
+        if "schmeissen" in acts and s != me:
+            need = k.profile.schmeissen_min_nines
+            for code in nines:
+                need -= (k.played_by[s] & code_mask(code)).bit_count()
+            for code in nines:
+                count = min(max(need, 0), (free & code_mask(code)).bit_count())
+                place(s, code, count)
+                need -= count
     if k.hochzeiter >= 0:
         for s in k.order:
             if s != k.hochzeiter:
