@@ -383,6 +383,17 @@ def solo_chance(hand: int, model: Any) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
+@jit
+def _lowest_ladder(sub: Any, ex: Any, value: int) -> None:
+    """Option ``sub`` becomes the lowest ladder contract (exchange ``ex``) at ``value``."""
+    sub[O_CONTRACT] = K.LADDER
+    sub[O_VALUE] = value
+    sub[O_LAY_N] = ex[0]
+    sub[O_LAY_KIND] = ex[1]
+    sub[O_KEEP] = ex[2]
+    sub[O_PRESS_KIND] = ex[3]
+
+
 @jit_alloc
 def _continue(
     st: Any, rules: Any, opt: Any, hidden: int, removed: int, ex: Any, geg: Any, model: Any,
@@ -425,12 +436,7 @@ def _continue(
         declarer = vorhand
     else:
         declarer = vorhand
-        sub[O_CONTRACT] = K.LADDER
-        sub[O_VALUE] = 1
-        sub[O_LAY_N] = ex[0]
-        sub[O_LAY_KIND] = ex[1]
-        sub[O_KEEP] = ex[2]
-        sub[O_PRESS_KIND] = ex[3]
+        _lowest_ladder(sub, ex, 1)
     sub[O_DECLARER] = declarer
     _copy(o, st)
     if not setup_contract(o, rules, sub, hidden, removed):
@@ -465,12 +471,7 @@ def _answered_solo(
     solo = out.copy()
     if geg[0]:
         c = st.copy()
-        sub[O_CONTRACT] = K.LADDER
-        sub[O_VALUE] = geg[1]
-        sub[O_LAY_N] = ex[0]
-        sub[O_LAY_KIND] = ex[1]
-        sub[O_KEEP] = ex[2]
-        sub[O_PRESS_KIND] = ex[3]
+        _lowest_ladder(sub, ex, geg[1])
         s = st[K.NEXT + soloist]
         while s != soloist:
             if (answer >> s) & 1:
