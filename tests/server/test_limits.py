@@ -230,3 +230,41 @@ def test_a_body_that_trickles_in_is_refused_with_408(tmp_path: Any) -> None:
             assert r.status == 200
     finally:
         server.stop()
+
+
+def test_deep_and_non_finite_json_is_refused_on_every_sheet_and_tournament_write(
+    tmp_path: Any,
+) -> None:
+    """The eight sheet and tournament write routes read their bodies with one strict reader:
+    6 KB of nested arrays is a one-line 400, not a RecursionError's 500, and so is NaN."""
+    app = create_app(make_settings(f"sqlite:///{tmp_path}/deep.db"))
+    with TestClient(app) as client:
+        sheet = client.post(
+            "/api/sheets",
+            json={"game": "doppelkopf", "profile": "ddv", "names": ["A", "B", "C", "D"]},
+            headers=ORIGIN,
+        )
+        assert sheet.status_code == 200, sheet.text
+        scorer = sheet.json()["links"]["scorer"].removeprefix("/s/")
+        made = client.post(
+            "/api/tournaments",
+            json={"name": "Tief", "series": "Tiefen", "date": "2025-03-08", "seed": "d"},
+            headers=ORIGIN,
+        )
+        assert made.status_code == 200, made.text
+        director = made.json()["links"]["director"].rsplit("/", 1)[1]
+        routes = [
+            "/api/sheets",
+            "/api/sheets/import",
+            f"/api/sheets/{scorer}/preview",
+            f"/api/sheets/{scorer}/changes",
+            "/api/tournaments",
+            "/api/tournaments/import",
+            f"/api/tournaments/{director}/changes",
+            f"/api/tournaments/{director}/history",
+        ]
+        deep = '{"a": ' + "[" * 3000 + "]" * 3000 + "}"
+        for path in routes:
+            for body in (deep, '{"a": NaN}', '{"a": 1e999}'):
+                r = client.post(path, content=body, headers={**JSON, **ORIGIN})
+                assert one_json_error(r, 400).startswith("the request is not valid JSON"), path

@@ -11,12 +11,43 @@ import math
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from fastapi import Request, Response
+from fastapi import HTTPException, Request, Response
 from fastapi.routing import APIRoute
+
+MAX_DEPTH = 64
+"""Arrays and objects nested deeper than this are refused before parsing: nothing the server
+takes is nested more than a dozen levels, and deep nesting only costs recursion (a 6 KB body of
+``[[[[...`` raised ``RecursionError`` in the parser before this limit)."""
 
 
 class BadJSON(ValueError):
     """Not JSON, or JSON with a number that is not finite; the message is one line."""
+
+
+def _check_depth(text: str | bytes) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_DEPTH` (brackets inside strings ignored)."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
+        return  # cannot be nested deeper than its brackets
+    depth = 0
+    in_string = False
+    escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise BadJSON(f"JSON nested more than {MAX_DEPTH} levels deep")
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
 
 
 def _refuse_constant(name: str) -> Any:
@@ -43,7 +74,12 @@ def loads(text: str | bytes) -> Any:
     Traceback (most recent call last):
     ...
     stichwerk.server.jsonsafe.BadJSON: the number 1e999 is too large
+    >>> loads("[" * 65 + "]" * 65)
+    Traceback (most recent call last):
+    ...
+    stichwerk.server.jsonsafe.BadJSON: JSON nested more than 64 levels deep
     """
+    _check_depth(text)
     try:
         return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except BadJSON:
@@ -84,3 +120,26 @@ class StrictJSONRoute(APIRoute):
             return await handler(StrictJSONRequest(request.scope, request.receive))
 
         return strict
+
+
+async def read_json_object(request: Request, limit: int) -> dict[str, Any]:
+    """The request's body as a strict JSON object (:func:`loads`), read as it streams in.
+
+    Refused with one line: 413 past ``limit`` bytes (declared or counted), 400 for a body
+    that is not JSON (too deep, ``NaN``, a number too large included) or not an object.
+    """
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise HTTPException(413, f"the request is too large (at most {limit // 1024} KiB)")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise HTTPException(413, f"the request is too large (at most {limit // 1024} KiB)")
+    try:
+        data = loads(bytes(body))
+    except BadJSON as exc:
+        raise HTTPException(400, f"the request is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise HTTPException(400, "the request must be a JSON object")
+    return data

@@ -40,6 +40,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 import stichwerk
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import get_game
+from stichwerk.server.jsonsafe import read_json_object
 from stichwerk.server.ratelimit import KeyedLimiter, TokenBucket
 from stichwerk.server.security import origin_allowed
 from stichwerk.sheet import Sheet, SheetConflict, read_lines, read_settings, write_csv, write_lines
@@ -280,25 +281,6 @@ def _hub(request: Request | WebSocket) -> SheetHub:
     return hub
 
 
-async def _json_body(request: Request, limit: int) -> dict[str, Any]:
-    """The request's JSON object, refused (413, one line) past ``limit`` bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise HTTPException(413, f"the request is too large (at most {limit // 1024} KiB)")
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise HTTPException(413, f"the request is too large (at most {limit // 1024} KiB)")
-    try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise HTTPException(400, "the request is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise HTTPException(400, "the request must be a JSON object")
-    return data
-
-
 def _links(info: ListInfo, role: str) -> dict[str, str]:
     """The list's links as paths; the scorer link only for a scorer."""
     links = {"follower": f"/s/{info.follower_token}"}
@@ -409,7 +391,7 @@ def sheet_api() -> APIRouter:
     async def create(request: Request) -> Response:
         """A new list from its settings (``docs/sheet.md``: the settings line's keys)."""
         _limit(request)
-        body = await _json_body(request, CREATE_LIMIT)
+        body = await read_json_object(request, CREATE_LIMIT)
         try:
             settings = read_settings(body)
         except StichwerkError as exc:
@@ -422,7 +404,7 @@ def sheet_api() -> APIRouter:
     async def import_list(request: Request) -> Response:
         """A new list from a JSON-lines file (``{"text": ...}``, as the export writes it)."""
         _limit(request)
-        body = await _json_body(request, IMPORT_LIMIT)
+        body = await read_json_object(request, IMPORT_LIMIT)
         text = body.get("text")
         if set(body) != {"text"} or not isinstance(text, str):
             raise HTTPException(400, "'text': send the list's JSON lines as {\"text\": ...}")
@@ -458,7 +440,7 @@ def sheet_api() -> APIRouter:
     async def preview(request: Request, token: str) -> dict[str, Any]:
         """The scored line a summary would make (as the next deal, or in place of ``entry``),
         with its items, without saving anything."""
-        body = await _json_body(request, CHANGE_LIMIT)
+        body = await read_json_object(request, CHANGE_LIMIT)
         live, role = await _hub(request).open(token)
         _need_scorer(role)
         summary, entry = body.get("summary"), body.get("entry")
@@ -475,7 +457,7 @@ def sheet_api() -> APIRouter:
     @router.post("/{token}/changes")
     async def change(request: Request, token: str) -> Response:
         """Add, correct or delete a deal (``docs/sheet.md``: changes and their log)."""
-        body = await _json_body(request, CHANGE_LIMIT)
+        body = await read_json_object(request, CHANGE_LIMIT)
         hub = _hub(request)
         live, role = await hub.open(token)
         _need_scorer(role)

@@ -35,10 +35,11 @@ from stichwerk.games import game_names
 from stichwerk.server import auth
 from stichwerk.server.bots import available_bots
 from stichwerk.server.gate import LARGE_BODIES
+from stichwerk.server.jsonsafe import read_json_object
 from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.security import origin_allowed
 from stichwerk.server.series import TableSeries
-from stichwerk.server.sheets import SheetHub, Watcher, _json_body, qr_svg, serve_watcher
+from stichwerk.server.sheets import SheetHub, Watcher, qr_svg, serve_watcher
 from stichwerk.storage.db import Database
 from stichwerk.storage.repo import SeatTaken
 from stichwerk.storage.tournaments import (
@@ -568,7 +569,7 @@ def tournament_api() -> APIRouter:
     async def create(request: Request) -> dict[str, Any]:
         """A new tournament: name, format, date, place, series (and a seed, if you like)."""
         limit(request)
-        body = await _json_body(request, CREATE_LIMIT)
+        body = await read_json_object(request, CREATE_LIMIT)
         allowed = {"name", "format", "date", "place", "series", "seed"}
         if set(body) - allowed:
             raise HTTPException(400, f"unknown key {sorted(set(body) - allowed)[0]!r}")
@@ -592,7 +593,7 @@ def tournament_api() -> APIRouter:
     async def import_backup(request: Request) -> dict[str, Any]:
         """A tournament from its backup file (``{"backup": {...}, "replace"?: true}``)."""
         limit(request)
-        body = await _json_body(request, IMPORT_LIMIT)
+        body = await read_json_object(request, IMPORT_LIMIT)
         if set(body) - {"backup", "replace"} or not isinstance(body.get("replace", False), bool):
             raise HTTPException(400, 'send {"backup": {...}} (and "replace": true to replace)')
         hub = _hub(request)
@@ -635,7 +636,7 @@ def tournament_api() -> APIRouter:
     @router.post("/api/tournaments/{token}/changes")
     async def change(request: Request, token: str) -> dict[str, Any]:
         """One change by the director (``docs/tournaments.md``: the API)."""
-        body = await _json_body(request, CHANGE_LIMIT)
+        body = await read_json_object(request, CHANGE_LIMIT)
         data, director = await _open(request, token)
         _need_director(director)
         hub = _hub(request)
@@ -716,7 +717,7 @@ def tournament_api() -> APIRouter:
     @router.post("/api/tournaments/{token}/history")
     async def history(request: Request, token: str) -> dict[str, Any]:
         """Past tournaments (CSV, ``{"text": ...}``) into this tournament's series."""
-        body = await _json_body(request, HISTORY_LIMIT)
+        body = await read_json_object(request, HISTORY_LIMIT)
         data, director = await _open(request, token)
         _need_director(director)
         if set(body) != {"text"} or not isinstance(body["text"], str):

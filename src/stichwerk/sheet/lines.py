@@ -15,6 +15,7 @@ from typing import Any
 
 from stichwerk.core.errors import StichwerkError
 from stichwerk.core.record import load_json_object
+from stichwerk.core.text import csv_row
 from stichwerk.sheet.settings import read_settings
 from stichwerk.sheet.sheet import Sheet, SheetError
 
@@ -75,13 +76,24 @@ def write_lines(sheet: Sheet) -> str:
     return "\n".join(out) + "\n"
 
 
+class _SafeWriter:
+    """A ``csv.writer`` whose every cell passes :func:`stichwerk.core.text.csv_cell` (names and
+    labels come from outside; a spreadsheet must not run them as formulas)."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    def writerow(self, row: list[object]) -> None:
+        self.writer.writerow(csv_row(row))
+
+
 def write_csv(sheet: Sheet) -> str:
     """The list as a spreadsheet: a row per deal (each seat's score and running total), then
     the penalties and the totals."""
     s = sheet.settings
     names = [s.name(seat) for seat in range(s.seats)]
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = _SafeWriter(csv.writer(buffer, lineterminator="\n"))
     writer.writerow(
         ["deal", "game", "dealer", "played", "bock", *names, *(f"{n} total" for n in names)]
     )

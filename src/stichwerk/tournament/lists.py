@@ -24,6 +24,7 @@ from itertools import pairwise
 from typing import Any
 
 from stichwerk.core.errors import StichwerkError
+from stichwerk.core.text import FORMULA_START, csv_row
 from stichwerk.tournament.formats import WIELANDSTRASSE, TournamentFormat
 from stichwerk.tournament.standings import Number, Standing, place_points
 
@@ -217,13 +218,21 @@ def read_results_csv(text: str) -> list[PastResult]:
     >>> read_results_csv(text)[0].date
     datetime.date(2024, 3, 9)
     """
-    text = text.removeprefix("\ufeff")
+    # Old spreadsheets end lines with a bare CR; csv refuses one inside an unquoted field.
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     lines = text.splitlines()
     if not lines or not lines[0].strip():
         raise StichwerkError("the CSV file is empty: it needs a header line")
     header_line = lines[0]
     delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    try:
+        return _read_rows(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    except csv.Error as exc:
+        # e.g. a cell over csv's field limit (128 KiB): one line, not a traceback
+        raise StichwerkError(f"the CSV file cannot be read: {exc}") from None
+
+
+def _read_rows(reader: Any) -> list[PastResult]:
     header = [h.strip().lower() for h in next(reader)]
     needed = [c for c in COLUMNS if c != "tournament"]
     missing = [c for c in needed if c not in header]
@@ -243,7 +252,7 @@ def read_results_csv(text: str) -> list[PastResult]:
             )
 
         def cell(name: str, cells: list[str] = cells) -> str:
-            return cells[index[name]].strip() if name in index else ""
+            return _unescaped(cells[index[name]].strip()) if name in index else ""
 
         rows.append(
             PastResult(
@@ -258,6 +267,11 @@ def read_results_csv(text: str) -> list[PastResult]:
         return check_results(rows)
     except StichwerkError as exc:
         raise StichwerkError(f"in the CSV file: {exc}") from None
+
+
+def _unescaped(text: str) -> str:
+    """A cell as written before :func:`csv_cell` guarded it ("'=Anna" read back as "=Anna")."""
+    return text[1:] if text[:1] == "'" and text[1:2] in FORMULA_START else text
 
 
 def _date(text: str, line: int) -> datetime.date:
@@ -286,7 +300,9 @@ def write_results_csv(rows: Iterable[PastResult]) -> str:
     writer.writerow(COLUMNS)
     ordered = sorted(rows, key=lambda r: (r.date, r.tournament, r.place, r.player))
     for r in ordered:
-        writer.writerow([r.date.isoformat(), r.tournament, r.player, r.place, r.participants])
+        writer.writerow(
+            csv_row([r.date.isoformat(), r.tournament, r.player, r.place, r.participants])
+        )
     return out.getvalue()
 
 
@@ -296,5 +312,5 @@ def write_list_csv(entries: Iterable[ListEntry]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(("place", "player", "points", "tournaments", "wins"))
     for e in entries:
-        writer.writerow([e.place, e.player, e.points, e.tournaments, e.wins])
+        writer.writerow(csv_row([e.place, e.player, e.points, e.tournaments, e.wins]))
     return out.getvalue()
