@@ -27,6 +27,7 @@ from stichwerk.storage.tournaments import (
     RoundRow,
     TournamentData,
     TournamentStore,
+    UnknownTournament,
     parse_name_list,
     state_json,
 )
@@ -150,6 +151,39 @@ def _store(db_url: str | None) -> Iterator[TournamentStore]:
         db.dispose()
 
 
+TID_HELP = (
+    "The tournament: its id (or a unique start of it, 4 characters or more), the director's "
+    "or the public link, or the link's token."
+)
+
+
+def _resolve(store: TournamentStore, which: str) -> str:
+    """The id of the tournament ``which`` names: an id, a unique prefix of one, a link
+    (``http://.../tournaments/TOKEN``) or its token, as the web page and ``list`` show them.
+
+    The command line is the operator's (it opens the database itself), so a public link
+    names a tournament as well as the director's."""
+    text = which.strip()
+    if "/" in text:
+        text = text.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+    if not text:
+        raise UnknownTournament(f"no tournament {which!r}")
+    if store.get(text) is not None:
+        return text
+    found = store.by_token(text)
+    if found is not None:
+        return found[0].id
+    if len(text) >= 4:
+        matches = [t.id for t in store.tournaments(limit=100_000) if t.id.startswith(text)]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise StichwerkError(
+                f"{which!r} starts {len(matches)} tournaments' ids: give more of the id"
+            )
+    raise UnknownTournament(f"no tournament {which!r}")
+
+
 def _player(data: TournamentData, which: str) -> int:
     """A player by the number shown (1, 2 ...) or by name."""
     text = " ".join(which.split())
@@ -234,7 +268,9 @@ def list_command(db: DbOption = None, json_out: JsonOption = False) -> None:
         )
         return
     table = Table(title="Tournaments", title_justify="left")
-    for column in ("id", "date", "name", "series", "format", "players", "status"):
+    # The id is what the other commands take: never cut, whatever the terminal's width.
+    table.add_column("id", no_wrap=True, min_width=12)
+    for column in ("date", "name", "series", "format", "players", "status"):
         table.add_column(column)
     for r in rows:
         table.add_row(
@@ -245,7 +281,7 @@ def list_command(db: DbOption = None, json_out: JsonOption = False) -> None:
 
 @tournament_app.command("add")
 def add_command(
-    tid: Annotated[str, typer.Argument(help="The tournament's id.")],
+    tid: Annotated[str, typer.Argument(help=TID_HELP)],
     names: Annotated[list[str] | None, typer.Argument(help="Players' names.")] = None,
     file: Annotated[
         str | None, typer.Option(help="A list of names, one a line (- for standard input).")
@@ -259,19 +295,21 @@ def add_command(
     if not wanted:
         fail("name the players, or give --file with one name a line")
     with _store(db) as store:
+        tid = _resolve(store, tid)
         data = store.add_players(tid, wanted, source="cli")
         typer.echo(f"{len(wanted)} registered; {len(data.players)} players in all")
 
 
 @tournament_app.command("withdraw")
 def withdraw_command(
-    tid: Annotated[str, typer.Argument(help="The tournament's id.")],
+    tid: Annotated[str, typer.Argument(help=TID_HELP)],
     player: Annotated[str, typer.Argument(help="The player's number (1, 2 ...) or name.")],
     undo: Annotated[bool, typer.Option("--undo", help="Take the withdrawal back.")] = False,
     db: DbOption = None,
 ) -> None:
     """A player leaves: points kept, not drawn again, ranked after everyone who finished."""
     with _store(db) as store:
+        tid = _resolve(store, tid)
         number = _player(store.need(tid), player)
         if undo:
             data = store.reinstate(tid, number, source="cli")
@@ -283,7 +321,7 @@ def withdraw_command(
 
 @tournament_app.command("draw")
 def draw_command(
-    tid: Annotated[str, typer.Argument(help="The tournament's id.")],
+    tid: Annotated[str, typer.Argument(help=TID_HELP)],
     undo: Annotated[
         bool, typer.Option("--undo", help="Take back the last draw (while no table has begun).")
     ] = False,
@@ -293,6 +331,7 @@ def draw_command(
     """Draw the next round (or seat the Endrunde) and print the plan with each table's
     score-sheet link."""
     with _store(db) as store:
+        tid = _resolve(store, tid)
         if undo:
             data = store.undraw(tid, source="cli")
             typer.echo(f"the last draw is taken back; {len(data.rounds)} round(s) drawn")
@@ -327,7 +366,7 @@ def _print_round(console: Console, data: TournamentData, r: RoundRow) -> None:
 
 @tournament_app.command("enter")
 def enter_command(
-    tid: Annotated[str, typer.Argument(help="The tournament's id.")],
+    tid: Annotated[str, typer.Argument(help=TID_HELP)],
     round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round (1, 2 ...).")],
     table_number: Annotated[int, typer.Argument(metavar="TABLE", help="The table (1, 2 ...).")],
     points: Annotated[
@@ -343,6 +382,7 @@ def enter_command(
     if points is None:
         fail("give each player's total in seating order: --points 10,0,25,5")
     with _store(db) as store:
+        tid = _resolve(store, tid)
         data = store.need(tid)
         table = data.table(round_number, table_number)
         values = zip(
@@ -360,29 +400,37 @@ def enter_command(
 
 
 def _standings_table(title: str, rows: list[dict[str, Any]], final: bool) -> Table:
+    """The web page's columns: the Vorrunde as points, penalty and their total; the ranking
+    of a format with an Endrunde as Endrunde, Vorrunde and their sum."""
     table = Table(title=title, title_justify="left")
-    for column in ("place", "player", "points"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+    table.add_column("place", justify="right")
+    table.add_column("player")
     if final:
-        table.add_column("Endrunde", justify="right")
-        table.add_column("Vorrunde", justify="right")
+        columns = ["Endrunde", "Vorrunde", "total", "games won", "ranking points"]
     else:
-        table.add_column("penalty", justify="right")
-    table.add_column("games won", justify="right")
-    if final:
-        table.add_column("ranking points", justify="right")
+        columns = ["Vorrunde points", "penalty", "total", "games won", "rounds"]
+    for column in columns:
+        table.add_column(column, justify="right")
     for row in rows:
         place = f"{row['place']}{'=' if row['shared'] else ''}"
         name = row["name"] + (" (withdrawn)" if row["withdrawn"] else "")
-        cells = [place, name, _num(row["score"])]
         if final:
-            cells += [_num(row["final"]), _num(row["preliminary_total"])]
+            cells = [
+                _num(row["final"]),
+                _num(row["preliminary_total"]),
+                _num(row["score"]),
+                str(row["games_won"]),
+                _num(row["ranking_points"]),
+            ]
         else:
-            cells.append(_num(row["penalty"]) if row["penalty"] else "")
-        cells.append(str(row["games_won"]))
-        if final:
-            cells.append(_num(row["ranking_points"]))
-        table.add_row(*cells)
+            cells = [
+                _num(row["preliminary"]),
+                _num(row["penalty"]) if row["penalty"] else "",
+                _num(row["preliminary_total"]),
+                str(row["games_won"]),
+                str(row["rounds"]),
+            ]
+        table.add_row(place, name, *cells)
     return table
 
 
@@ -396,13 +444,14 @@ def _num(value: Any) -> str:
 
 @tournament_app.command("standings")
 def standings_command(
-    tid: Annotated[str, typer.Argument(help="The tournament's id.")],
+    tid: Annotated[str, typer.Argument(help=TID_HELP)],
     db: DbOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """The Vorrunde standings and the (live or final) ranking, the tables' score sheets read
     first."""
     with _store(db) as store:
+        tid = _resolve(store, tid)
         data = store.sync_sheets(tid)
         state = state_json(data, director=False)
     if json_out:
@@ -428,11 +477,10 @@ def standings_command(
 
 
 @tournament_app.command("finish")
-def finish_command(
-    tid: Annotated[str, typer.Argument(help="The tournament's id.")], db: DbOption = None
-) -> None:
+def finish_command(tid: Annotated[str, typer.Argument(help=TID_HELP)], db: DbOption = None) -> None:
     """Close the tournament: its final ranking joins the series' ranking lists."""
     with _store(db) as store:
+        tid = _resolve(store, tid)
         store.sync_sheets(tid)
         data = store.finish(tid, source="cli")
         state = state_json(data, director=False)
@@ -443,23 +491,25 @@ def finish_command(
 
 @tournament_app.command("show")
 def show_command(
-    tid: Annotated[str, typer.Argument(help="The tournament's id.")],
+    tid: Annotated[str, typer.Argument(help=TID_HELP)],
     db: DbOption = None,
 ) -> None:
     """Everything about a tournament as JSON (the director's view)."""
     with _store(db) as store:
+        tid = _resolve(store, tid)
         data = store.sync_sheets(tid)
         print_json(state_json(data, director=True))
 
 
 @tournament_app.command("log")
 def log_command(
-    tid: Annotated[str, typer.Argument(help="The tournament's id.")],
+    tid: Annotated[str, typer.Argument(help=TID_HELP)],
     db: DbOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """Every change of the tournament, who made it and when."""
     with _store(db) as store:
+        tid = _resolve(store, tid)
         store.need(tid)
         rows = store.log(tid)
     if json_out:
@@ -550,7 +600,7 @@ def history_export_command(
 
 @tournament_app.command("export")
 def export_command(
-    tid: Annotated[str, typer.Argument(help="The tournament's id.")],
+    tid: Annotated[str, typer.Argument(help=TID_HELP)],
     out: Annotated[
         str | None, typer.Option(help="Write to this file (default: standard output).")
     ] = None,
@@ -558,6 +608,7 @@ def export_command(
 ) -> None:
     """The whole tournament as one backup file (JSON), for a second laptop."""
     with _store(db) as store:
+        tid = _resolve(store, tid)
         text = json.dumps(store.export(tid), ensure_ascii=False, indent=1)
     if out is None:
         typer.echo(text)
