@@ -97,7 +97,9 @@ def analyse_command(
         bool, typer.Option("--json", help='Print {"decisions": [...]} as JSON.')
     ] = False,
 ) -> None:
-    """For each decision of the seats: every legal choice's expected score by the search bot,
+    """Value every decision of a record with the search bot and name the Fehler.
+
+    For each decision of the seats: every legal choice's expected score by the search bot,
     what the choice made lost against the best, and the Fehler."""
     record = read_object(file, "record")
     wanted = parse_seats(seats) if seats is not None else None

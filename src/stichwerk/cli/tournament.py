@@ -37,6 +37,7 @@ from stichwerk.tournament.formats import TournamentFormat, get_format
 from stichwerk.tournament.lists import write_list_csv, write_results_csv
 
 tournament_app = typer.Typer(
+    rich_markup_mode=None,
     help="Tournaments: the draw (Spielplan), standings and ranking lists.",
     no_args_is_help=True,
 )

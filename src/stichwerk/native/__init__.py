@@ -68,14 +68,28 @@ def fresh_files() -> dict[str, str] | None:
 
 
 class NativeFinder(MetaPathFinder):
-    """Finds the compiled modules (and their shared library) in the build."""
+    """Finds the compiled modules (and their shared library) in the build.
 
-    def __init__(self, files: dict[str, str]) -> None:
-        self.files = files
+    The build is checked (its manifest read, the sources digested) the first time one of its
+    modules is looked for, not when ``stichwerk`` is imported: ``stichwerk --help`` and the
+    commands that never load the Cego engine do not pay for it."""
+
+    def __init__(self, files: dict[str, str] | None = None) -> None:
+        self._files = files
+        self._checked = files is not None
+
+    @property
+    def files(self) -> dict[str, str]:
+        if not self._checked:
+            self._files = fresh_files()
+            self._checked = True
+        return self._files or {}
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
+        if fullname not in COMPILED and not fullname.startswith(GROUP):
+            return None
         file = self.files.get(fullname)
         if file is None:
             return None
@@ -83,21 +97,18 @@ class NativeFinder(MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, file, loader=loader)
 
 
-def install() -> bool:
-    """Use the compiled modules from now on, if there is a build matching the sources (and
-    ``STICHWERK_PURE`` is not set). Returns whether they will be used."""
+def install() -> None:
+    """Use the compiled modules from now on where a build matches the sources (and
+    ``STICHWERK_PURE`` is not set); the match is checked when a compiled module is first
+    imported (:class:`NativeFinder`)."""
     if os.environ.get(PURE_ENV) or any(isinstance(f, NativeFinder) for f in sys.meta_path):
-        return active()
-    files = fresh_files()
-    if files is None:
-        return False
-    sys.meta_path.insert(0, NativeFinder(files))
-    return True
+        return
+    sys.meta_path.insert(0, NativeFinder())
 
 
 def active() -> bool:
     """Whether the compiled modules are the ones imported in this process."""
-    return any(isinstance(f, NativeFinder) for f in sys.meta_path)
+    return any(isinstance(f, NativeFinder) and f.files for f in sys.meta_path)
 
 
 def compiled_modules() -> list[str]:
