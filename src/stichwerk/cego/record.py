@@ -18,6 +18,7 @@ from stichwerk.cego.state import CegoState, blind_size, hand_size
 from stichwerk.core.errors import CardError, RecordError
 from stichwerk.core.record import (
     check_keys,
+    finite_number,
     get_bool,
     get_int,
     get_list,
@@ -365,7 +366,7 @@ def summary_outcome(
 def _num(value: object, key: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise RecordError(f"every entry of {key!r} must be a number")
-    return float(value)
+    return finite_number(value, f"every entry of {key!r}")
 
 
 def _whole(value: object, key: str) -> int:

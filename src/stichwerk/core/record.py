@@ -1,12 +1,40 @@
 """Reading JSON records and summaries with one clear line for every kind of bad input."""
 
 import json
+import math
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from stichwerk.core.errors import RecordError
 
 T = TypeVar("T")
+
+NUMBER_LIMIT = 10**9
+"""The largest size a number from outside may have where a figure (card points, points) is
+read: far above any real one, far below where arithmetic on it overflows or loses meaning."""
+
+
+def finite_number(value: object, what: str) -> float:
+    """``value`` as a float if it is an int or float (not a bool), finite and within
+    ``NUMBER_LIMIT``; else one line naming ``what``. Every figure from outside passes here:
+    ``1e308`` doubled is infinite, and NaN compares false with every bound.
+
+    >>> finite_number(34.5, "'x'")
+    34.5
+    >>> finite_number(1e308, "'x'")
+    Traceback (most recent call last):
+    ...
+    stichwerk.core.errors.RecordError: 'x' must be a number from -1000000000 to 1000000000
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise RecordError(f"{what} must be a number")
+    if isinstance(value, int):
+        if abs(value) > NUMBER_LIMIT:
+            raise RecordError(f"{what} must be a number from -{NUMBER_LIMIT} to {NUMBER_LIMIT}")
+        return float(value)
+    if not math.isfinite(value) or abs(value) > NUMBER_LIMIT:
+        raise RecordError(f"{what} must be a number from -{NUMBER_LIMIT} to {NUMBER_LIMIT}")
+    return value
 
 
 def load_json_object(text: str, what: str = "record") -> dict[str, Any]:
@@ -68,10 +96,7 @@ def get_number(obj: dict[str, Any], key: str, what: str) -> float:
     """``obj[key]`` as an int or float (not a bool)."""
     if key not in obj:
         raise RecordError(f"{what} has no {key!r}")
-    value = obj[key]
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise RecordError(f"{key!r} of the {what} must be a number")
-    return float(value)
+    return finite_number(obj[key], f"{key!r} of the {what}")
 
 
 def get_list(obj: dict[str, Any], key: str, what: str) -> list[Any]:
@@ -103,6 +128,7 @@ def check_keys(obj: dict[str, Any], allowed: Sequence[str], what: str) -> None:
 
 def half_points(value: float, what: str) -> int:
     """A card-point figure that may end in .5, as a whole number of half points."""
+    value = finite_number(value, what)
     doubled = value * 2
     if doubled != int(doubled):
         raise RecordError(f"{what} must be a whole or half number, not {value}")

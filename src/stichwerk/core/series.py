@@ -158,6 +158,9 @@ class Series:
     totals: list[Number] = field(init=False)
     owed: list[int] = field(init=False)
     _bock: list[int] = field(init=False, default_factory=list)
+    _played: int = field(init=False, default=0, repr=False, compare=False)
+    """Counted games among ``entries``, kept as they are recorded: asking it must not cost a
+    pass over the whole list (a 1,500-deal score sheet asks it several times per deal)."""
 
     def __post_init__(self) -> None:
         seats = self.rules.seats
@@ -175,12 +178,13 @@ class Series:
         if len(owed) != seats:
             raise StichwerkError("duty_owed needs one number per seat")
         self.owed = list(owed)
+        self._played = sum(1 for e in self.entries if e.number is not None)
 
     # ---------------------------------------------------------------- where the list stands
 
     @property
     def games_played(self) -> int:
-        return sum(1 for e in self.entries if e.number is not None)
+        return self._played
 
     @property
     def games_left(self) -> int | None:
@@ -342,6 +346,7 @@ class Series:
         mult = 1
         if outcome.counts:
             number = self.games_played + 1
+            self._played = number
             mult = self.multiplier()
             if self._bock:
                 self._bock.pop(0)

@@ -11,9 +11,18 @@ and CSV. Nothing here knows the server.
 
 from stichwerk.sheet.lines import LineError, read_lines, write_csv, write_lines
 from stichwerk.sheet.settings import ListSettings, read_settings
-from stichwerk.sheet.sheet import Applied, Entry, Row, Sheet, SheetConflict, SheetError
+from stichwerk.sheet.sheet import (
+    MAX_DEALS,
+    Applied,
+    Entry,
+    Row,
+    Sheet,
+    SheetConflict,
+    SheetError,
+)
 
 __all__ = [
+    "MAX_DEALS",
     "Applied",
     "Entry",
     "LineError",

@@ -17,9 +17,11 @@ from stichwerk.core.errors import StichwerkError
 from stichwerk.core.record import load_json_object
 from stichwerk.core.text import csv_row
 from stichwerk.sheet.settings import read_settings
-from stichwerk.sheet.sheet import Sheet, SheetError
+from stichwerk.sheet.sheet import MAX_DEALS, Sheet, SheetError
 
-MAX_LINES = 5000
+MAX_LINES = MAX_DEALS + 1
+"""The settings line and at most ``MAX_DEALS`` deals: a longer file is refused before any of
+it is read."""
 
 
 class LineError(SheetError):
@@ -37,7 +39,11 @@ def read_lines(text: str | Iterable[str]) -> Sheet:
     if not numbered:
         raise LineError(1, "the list is empty: no settings and no deal")
     if len(numbered) > MAX_LINES:
-        raise LineError(numbered[MAX_LINES][0], f"a list holds at most {MAX_LINES} lines")
+        raise LineError(
+            numbered[MAX_LINES][0],
+            f"a list holds at most {MAX_DEALS} deals (and its settings line): "
+            "split it into lists of an evening or a season",
+        )
     objects: list[tuple[int, dict[str, Any]]] = []
     for n, line in numbered:
         try:

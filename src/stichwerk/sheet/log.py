@@ -12,14 +12,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from stichwerk.core.errors import StichwerkError
-from stichwerk.sheet.settings import read_settings
+from stichwerk.sheet.settings import read_settings, stored_header
 from stichwerk.sheet.sheet import Sheet, SheetConflict
 
 
 def replay(settings: Mapping[str, Any], changes: Iterable[Mapping[str, Any]]) -> Sheet:
     """The sheet of ``settings`` (a header, as ``ListSettings.to_json`` writes it) after
     ``changes``; the first change that does not apply raises its one-line ``SheetError``."""
-    sheet = Sheet(read_settings(settings))
+    sheet = Sheet(read_settings(stored_header(settings)))
     for change in changes:
         sheet.apply(change)
     return sheet

@@ -14,6 +14,7 @@ from typing import Any
 from stichwerk.core.errors import RecordError, StichwerkError
 from stichwerk.core.record import check_keys, get_bool, get_int, get_options, get_str
 from stichwerk.core.series import Number, SeriesRules
+from stichwerk.core.text import clean_line, one_line
 from stichwerk.games import get_game
 
 LIST_KEYS = (
@@ -147,9 +148,12 @@ def read_settings(
     bock = get_bool(obj, "bock", what, default=base.bock)
     closing = _closing(obj.get("closing", []), game, profile, options, seats, games)
     duty_owed = _duty_owed(obj.get("duty_owed"), seats, duty_solos)
-    title = get_str(obj, "title", what, default="").strip()
-    if len(title) > TITLE_LENGTH:
-        raise RecordError(f"'title' must be at most {TITLE_LENGTH} characters")
+    # One clean line, as a name: no newline, NUL or bidi override reaches a page or an export.
+    title = get_str(obj, "title", what, default="")
+    try:
+        title = clean_line(title, "'title'", TITLE_LENGTH)
+    except StichwerkError as exc:
+        raise RecordError(str(exc)) from None
     return ListSettings(
         game=game,
         profile=profile,
@@ -166,6 +170,16 @@ def read_settings(
         title=title,
         duty_owed=duty_owed,
     )
+
+
+def stored_header(header: Mapping[str, Any]) -> dict[str, Any]:
+    """A header kept before titles were cleaned, made readable: its title loses the characters
+    ``read_settings`` now refuses (a list stored with one must still open)."""
+    out = dict(header)
+    title = out.get("title")
+    if isinstance(title, str):
+        out["title"] = "".join(c for c in one_line(title) if c.isprintable())[:TITLE_LENGTH]
+    return out
 
 
 def _duty_owed(value: object, seats: int, duty_solos: int) -> tuple[int, ...] | None:

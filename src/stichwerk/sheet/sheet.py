@@ -38,6 +38,10 @@ from stichwerk.sheet.settings import ListSettings
 
 CHANGE_KINDS = ("add", "correct", "delete")
 ID_LENGTH = 64
+MAX_DEALS = 1500
+"""Deals one list may hold: a weekly club's season is about 40 evenings of 30 deals (1,200), a
+long evening 100; a list past this is refused (start the next one), so scoring a list anew
+and sending it stay bounded."""
 
 
 class SheetError(RecordError):
@@ -127,6 +131,9 @@ class Applied:
     entry_id: str
     key: str
     duplicate: bool = False
+    start: int = 0
+    """The first row the change touched (0-based): the rows before it are as they were, so a
+    page that has them needs only the rows from here on."""
 
 
 @dataclass
@@ -140,6 +147,7 @@ class Sheet:
     _rows: list[Row] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        self._rows = []
         self._series, self._rows = self._build(self.entries)
 
     # ------------------------------------------------------------------ reading the list
@@ -200,13 +208,21 @@ class Sheet:
         ``entry_id``, without saving anything."""
         if entry_id is None:
             entries = [*self.entries, Entry("preview", dict(summary))]
-            _, rows = self._build(entries, resume=True)
+            _, rows = self._build(entries, start=len(self.entries))
             return rows[-1]
         entries = list(self.entries)
         index = self._index(entry_id)
         entries[index] = Entry(entry_id, dict(summary), entries[index].version)
-        _, rows = self._build(entries)
+        # The deals after it are scored too: a correction that breaks a later deal shows now.
+        _, rows = self._build(entries, start=index)
         return rows[index]
+
+    def fork(self) -> "Sheet":
+        """A copy to apply a change to while this one is still read (a server scoring a change
+        in a worker thread); they share the entries and rows, which never change in place."""
+        twin = copy.copy(self)
+        twin._keys = dict(self._keys)
+        return twin
 
     def to_json(self, *, rows: bool = True) -> dict[str, Any]:
         """The whole sheet for a screen or a tool: settings, rows, totals, what comes next
@@ -273,12 +289,16 @@ class Sheet:
         if seen is not None:
             if seen.kind != op or (seen.entry_id != entry_id and op != "add"):
                 raise SheetError(f"change key {key!r} was used for another change")
-            return Applied(seen.kind, seen.entry_id, key, duplicate=True)
+            return Applied(seen.kind, seen.entry_id, key, duplicate=True, start=len(self._rows))
         # Entries are never changed in place (a correction is a new Entry), so the new list may
         # share them: a refused change leaves ``self.entries`` as it was.
         entries = list(self.entries)
         if op == "add":
             assert summary is not None
+            if len(entries) >= MAX_DEALS:
+                raise SheetError(
+                    f"a list holds at most {MAX_DEALS} deals: start a new list for the next ones"
+                )
             entry_id = entry_id or uuid.uuid4().hex
             if any(e.id == entry_id for e in entries):
                 raise SheetError(f"a deal {entry_id!r} is on this list already")
@@ -303,10 +323,10 @@ class Sheet:
                 entries[index] = Entry(entry_id, summary, current.version + 1)
             else:
                 del entries[index]
-        appended = op == "add" and before is None
-        series, rows = self._build(entries, resume=appended)
+            at = index
+        series, rows = self._build(entries, start=at)
         self.entries, self._series, self._rows = entries, series, rows
-        done = Applied(op, entry_id, key)
+        done = Applied(op, entry_id, key, start=at)
         self._keys[key] = done
         return done
 
@@ -318,20 +338,17 @@ class Sheet:
                 return i
         raise SheetError(f"no deal {entry_id!r} on this list")
 
-    def _build(self, entries: Sequence[Entry], *, resume: bool = False) -> tuple[Series, list[Row]]:
-        """Play ``entries`` through a fresh series; the first one that does not fit stops it
-        with a line that names the deal. ``resume``: ``entries`` are this sheet's entries with
-        more appended, so only the new ones are played, on a copy of the list as it stands (a
-        deal entered at the end costs one scoring, not the whole list's)."""
+    def _build(self, entries: Sequence[Entry], *, start: int = 0) -> tuple[Series, list[Row]]:
+        """Play ``entries`` through the series; the first one that does not fit stops it with a
+        line that names the deal. ``start``: the first ``start`` entries are this sheet's own,
+        unchanged, so their rows are kept and only the deals from ``start`` on are scored (a
+        deal entered at the end costs one scoring; a correction of deal k, the deals from k
+        on, never the whole list's)."""
         settings = self.settings
         module = get_game(settings.game)
-        if resume:
-            series, rows = _fork(self._series), list(self._rows)
-        else:
-            owed = None if settings.duty_owed is None else list(settings.duty_owed)
-            series = Series(settings.rules(), settings.names, settings.first_dealer, owed)
-            rows = []
-        for index, entry in enumerate(entries[len(rows) :], start=len(rows) + 1):
+        start = min(start, len(self._rows))
+        series, rows = self._series_at(start), self._rows[:start]
+        for index, entry in enumerate(entries[start:], start=start + 1):
             if series.is_over:
                 raise SheetError(f"deal {index}: the list is complete")
             ctx = series.context()
@@ -363,6 +380,19 @@ class Sheet:
                 )
             )
         return series, rows
+
+    def _series_at(self, start: int) -> Series:
+        """A series as it stood after the first ``start`` rows, to record on: a copy of the
+        list's own at its end, else the kept outcomes recorded anew (no deal is scored again:
+        recording an outcome is a few additions)."""
+        if start == len(self._rows) and hasattr(self, "_series"):
+            return _fork(self._series)
+        settings = self.settings
+        owed = None if settings.duty_owed is None else list(settings.duty_owed)
+        series = Series(settings.rules(), settings.names, settings.first_dealer, owed)
+        for row in self._rows[:start]:
+            series.record(row.outcome)
+        return series
 
     def _complete(self, summary: Mapping[str, Any], ctx: DealContext) -> dict[str, Any]:
         """The summary with the list's game, profile, options, seats and the deal's dealer,
