@@ -20,6 +20,7 @@ import time
 import numpy as np
 
 from stichwerk.bots.cego import compiled as CC
+from stichwerk.bots.cego import sampler as W
 from stichwerk.bots.cego.bidding import SOLO_BAR, features
 from stichwerk.cego import cards as C
 from stichwerk.cego import kernel as K
@@ -53,16 +54,16 @@ def fit(profile: str, players: int, hands: int, seed: int) -> tuple[list[float],
         template[K.HAND] = hand
         template[K.TO_ACT] = 0
         template[K.DECIDED_STOP] = rules.stop_when_decided
-        kn = np.zeros(K.K_FIELDS, dtype=np.int64)
+        kn = np.zeros(W.K_FIELDS, dtype=np.int64)
         unseen = C.ALL & ~hand & ~removed
-        kn[K.K_UNSEEN] = unseen
-        kn[K.K_N_OTHERS] = players - 1
-        kn[K.K_LEAN_SLOT] = -1
-        kn[K.K_OUT_KNOWN] = -1
+        kn[W.K_UNSEEN] = unseen
+        kn[W.K_N_OTHERS] = players - 1
+        kn[W.K_LEAN_SLOT] = -1
+        kn[W.K_OUT_KNOWN] = -1
         for j in range(players - 1):
-            kn[K.K_OTHER + j] = j + 1
-            kn[K.K_NEED + j] = size
-        kn[K.K_HIDDEN_NEED] = unseen.bit_count() - size * (players - 1)
+            kn[W.K_OTHER + j] = j + 1
+            kn[W.K_NEED + j] = size
+        kn[W.K_HIDDEN_NEED] = unseen.bit_count() - size * (players - 1)
         values = np.zeros((600, 1), dtype=np.float64)
         logw = np.zeros(600, dtype=np.float64)
         rs = np.array([rng.getrandbits(64)], dtype=np.uint64)

@@ -7,7 +7,7 @@ programs on the machine do not skew the ratios):
   (deals taken there by a random bidding policy), random legal cards through
   ``legal_actions()`` and ``apply()`` (which verifies every card) to the end; scored.
 - **kernel**: the same positions as kernel rows, played out and settled by
-  ``stichwerk.<game>.kernel.play_out`` (uniform random policy), 4,096 rows per call.
+  ``stichwerk.bots.<game>.playout.play_out`` (uniform random policy), 4,096 rows per call.
 - **kernel, fresh deals**: the kernel also shuffles and deals (and in Cego exchanges with the
   blind at random) before the play: whole deals of one contract (``random_deals``).
 - **OpenSpiel C++**: ``tarok`` (4 players) and ``hearts``, whole games (deal, bidding or passing,
@@ -39,6 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from stichwerk.bots.cego import playout as CP
+from stichwerk.bots.doppelkopf import playout as DP
 from stichwerk.cego import kernel as CK
 from stichwerk.cego.profiles import rules_for
 from stichwerk.cego.record import new_deal as new_cego
@@ -227,7 +229,7 @@ def main() -> None:
         v, vp = validated(positions, secs)
         rows = np.stack([CK.from_state(s) for s in positions] * (4096 // len(positions) + 1))
         rules = CK.rules_row(positions[0].rules)
-        k = kernel_rate(lambda r, s, rules=rules: CK.play_out(r, rules, seed=s), rows, secs)
+        k = kernel_rate(lambda r, s, rules=rules: CP.play_out(r, rules, seed=s), rows, secs)
         cards = sum(s.hands[s.to_act].bit_count() * s.players for s in positions) / len(positions)
         row(f"cego {profile}: validated engine", v, vp)
         row(f"cego {profile}: kernel", k, k * cards)
@@ -236,7 +238,7 @@ def main() -> None:
     for contract in ("raeuber", "cego", "solo"):
         r = rules_for("schwarzwald")
         f = fresh_rate(
-            lambda n, s, c=contract, r=r: CK.random_deals(r, contract=c, deals=n, seed=s), secs
+            lambda n, s, c=contract, r=r: CP.random_deals(r, contract=c, deals=n, seed=s), secs
         )
         row(f"cego schwarzwald: kernel, fresh {contract} deals", f, f * 44)
         results[f"cego fresh {contract}"] = f
@@ -247,12 +249,12 @@ def main() -> None:
         v, vp = validated(positions, secs)
         rows = np.stack([DK.from_state(s) for s in positions] * (4096 // len(positions) + 1))
         prof = get_profile(profile)
-        k = kernel_rate(lambda r, s, p=prof: DK.play_out(r, p, seed=s), rows, secs)
+        k = kernel_rate(lambda r, s, p=prof: DP.play_out(r, p, seed=s), rows, secs)
         row(f"doppelkopf {profile}: validated engine", v, vp)
         row(f"doppelkopf {profile}: kernel", k, k * 48)
         results[f"doppelkopf {profile}"] = k / v
         print(f"{'':<4}kernel : validated = {k / v:,.0f}", flush=True)
-        f = fresh_rate(lambda n, s, p=prof: DK.random_deals(p, deals=n, seed=s), secs)
+        f = fresh_rate(lambda n, s, p=prof: DP.random_deals(p, deals=n, seed=s), secs)
         row(f"doppelkopf {profile}: kernel, fresh normal deals", f, f * 48)
         results[f"doppelkopf fresh {profile}"] = f
         plays_per_deal[f"doppelkopf fresh {profile}"] = 48
@@ -264,8 +266,8 @@ def main() -> None:
     rows = np.stack([DK.from_state(s) for s in positions] * 512)
     prof = get_profile("wielandstrasse")
     for name, fn in (
-        ("one thread", DK.play_out),
-        (f"threaded, {threads} cores", DK.play_out_threaded),
+        ("one thread", DP.play_out),
+        (f"threaded, {threads} cores", DP.play_out_threaded),
     ):
         fn(rows[:64].copy(), prof)
         start = time.perf_counter()

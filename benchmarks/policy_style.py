@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from stichwerk.bots.doppelkopf import playout as P
 from stichwerk.bots.doppelkopf import policy
 from stichwerk.bots.doppelkopf.rollouts import policy_tables
 from stichwerk.core.kernel import substream
@@ -40,10 +41,10 @@ def interval(x: Any) -> str:
 
 def normal(profile: Profile, deals: int, rule: int) -> str:
     def run(style: int) -> Any:
-        return K.random_deals(
+        return P.random_deals(
             profile,
             deals=deals,
-            policy=K.HEURISTIC,
+            policy=P.HEURISTIC,
             seed=7,
             policy_tables=policy_tables(profile, style),
         ).astype(float)
@@ -85,7 +86,7 @@ def solo_deals(profile: Profile, game: str, deals: int, strength: float) -> tupl
         soloist = int(np.argmax(score))
         if score[soloist] < strength:
             continue
-        K._start_game(st, code, soloist, profile.silent_solo)
+        K.start_game(st, code, soloist, profile.silent_solo)
         st[K.SAU_POSSIBLE] = t.profile[K.P_SAU_ACE + st[K.GAME]] >= 0
         rows.append(st)
         soloists.append(soloist)
@@ -99,8 +100,8 @@ def solo(profile: Profile, rows: Any, soloists: Any, style_of: Any) -> Any:
     for s in range(4):
         sel = soloists == s
         if sel.any():
-            got = K.play_out(
-                rows[sel].copy(), profile, policy=K.HEURISTIC, seed=1,
+            got = P.play_out(
+                rows[sel].copy(), profile, policy=P.HEURISTIC, seed=1,
                 policy_tables=policy_tables(profile, style_of(s)),
             )  # fmt: skip
             defenders = [d for d in range(4) if d != s]

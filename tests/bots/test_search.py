@@ -608,6 +608,7 @@ def test_a_cego_solo_is_valued_as_the_other_seats_would_answer_it(profile: str, 
     import numpy as np
 
     from stichwerk.bots.cego import compiled as B
+    from stichwerk.bots.cego import playout as P
     from stichwerk.cego import kernel as K
 
     row, rules, blind, removed, order = _cego_world(profile, seed)
@@ -622,7 +623,7 @@ def test_a_cego_solo_is_valued_as_the_other_seats_would_answer_it(profile: str, 
         opt[B.O_LAY_N : B.O_PRESS_KIND + 1] = ex
         st = row.copy()
         assert B.setup_contract(st, rules, opt, blind, removed)
-        K.finish(st, K.HEURISTIC, rs)
+        P.finish(st, P.HEURISTIC, rs)
         out = np.zeros(5, dtype=np.int64)
         K.settle(st, rules, out)
         return out, st

@@ -6,10 +6,10 @@ import pytest
 pytest.importorskip("numba")
 
 from stichwerk.bots.cego import compiled as cego_search
+from stichwerk.bots.cego import playout as cego_playout
 from stichwerk.bots.doppelkopf import compiled as doppelkopf_search
+from stichwerk.bots.doppelkopf import playout as doppelkopf_playout
 from stichwerk.bots.warm import main, warm
-from stichwerk.cego import kernel as cego_kernel
-from stichwerk.doppelkopf import kernel as doppelkopf_kernel
 
 
 def test_every_step_runs_and_the_search_kernels_are_compiled(
@@ -21,8 +21,8 @@ def test_every_step_runs_and_the_search_kernels_are_compiled(
     ]  # fmt: skip
     assert all(seconds >= 0 for _, seconds in steps)
     for dispatcher in (
-        cego_kernel._random_deals,
-        doppelkopf_kernel._random_deals,
+        cego_playout._random_deals,
+        doppelkopf_playout._random_deals,
         cego_search.search_weighted,
         cego_search.contract_values,
         doppelkopf_search.search_weighted,

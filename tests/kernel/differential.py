@@ -11,6 +11,7 @@ deals under hypothesis (which shrinks a disagreement to a small seed); the bench
 import random
 from typing import Any
 
+from stichwerk.bots.cego import playout as CP
 from stichwerk.cego import kernel as CK
 from stichwerk.cego.cards import CODES as CEGO_CODES
 from stichwerk.cego.record import new_deal as new_cego
@@ -86,7 +87,7 @@ def cego_policy(profile: str, seats: int, seed: int, bias: float) -> int:
         want = choose_card(
             seat, fast.hands[seat], legal, fast.trick, fast.played, fast.tricks_won, ctx
         )
-        got = CK.choose_card(row, legal)
+        got = CP.choose_card(row, legal)
         assert got == want, f"step {steps}: the kernel plays {got}, the policy {want}"
         fast.play(want)
         CK.play(row, got)
@@ -197,6 +198,7 @@ def doko_policy(
     policy's rules (``policy.STYLE`` by default)."""
     import numpy as np
 
+    from stichwerk.bots.doppelkopf import playout as DP
     from stichwerk.bots.doppelkopf.policy import STYLE, choose_card
     from stichwerk.bots.doppelkopf.rollouts import policy_tables
     from stichwerk.bots.doppelkopf.world import rollout, settle
@@ -220,7 +222,7 @@ def doko_policy(
     if public:
         known = [-1] * state.seats
         pub = np.full(5, -1, dtype=np.int64)
-        DK.finish(row, DK.HEURISTIC, np.zeros(1, dtype=np.uint64), t.profile, t.orders,
+        DP.finish(row, DP.HEURISTIC, np.zeros(1, dtype=np.uint64), t.profile, t.orders,
                   pol.ints, pol.floats, pub, True)  # fmt: skip
         rollout(fast, known, style)
     else:
@@ -230,14 +232,14 @@ def doko_policy(
                 from stichwerk.bots.doppelkopf.world import say_sau
 
                 say_sau(fast)
-                DK._say_sau(row, t.profile)
+                DP._say_sau(row, t.profile)
             seat = fast.to_act
             legal = fast.legal()
             assert legal == DK.legal(row, t.orders), f"step {steps}: legal cards differ"
             if legal & (legal - 1):
                 want = choose_card(fast, seat, legal, fast.party, style)
                 team = row[DK.PARTY : DK.PARTY + 5].copy()
-                got = DK.choose_card(row, seat, legal, team, t.profile, t.orders, pol.ints,
+                got = DP.choose_card(row, seat, legal, team, t.profile, t.orders, pol.ints,
                                      pol.floats, t.profile[DK.P_PARTNER_RULE])  # fmt: skip
             else:
                 want = got = legal.bit_length() - 1

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from stichwerk.bots.cego import playout as P
+from stichwerk.bots.cego import sampler as W
 from stichwerk.bots.cego.knowledge import read
 from stichwerk.bots.cego.rollouts import Packed
 from stichwerk.cego import cards as C
@@ -107,7 +109,7 @@ def test_fresh_deals_settle_every_contract(rules: object) -> None:
     contracts += [c for c in ("ulti", "piccolo", "bettel") if getattr(rules, c)]
     for contract in contracts:
         for seats in rules.allowed_players:
-            out = K.random_deals(rules, contract=contract, deals=50, seats=seats, seed=7)
+            out = P.random_deals(rules, contract=contract, deals=50, seats=seats, seed=7)
             assert out.shape == (50, 5)
             assert (out.sum(axis=1) == 0).all(), contract
             assert (out[:, seats:] == 0).all()
@@ -115,9 +117,9 @@ def test_fresh_deals_settle_every_contract(rules: object) -> None:
 
 
 def test_fresh_deals_are_reproducible_and_threads_give_the_same_numbers() -> None:
-    a = K.random_deals(TITISEE, contract="leere", deals=200, policy=K.HEURISTIC, seed=3)
-    b = K.random_deals(TITISEE, contract="leere", deals=200, policy=K.HEURISTIC, seed=3)
-    c = K.random_deals(TITISEE, contract="leere", deals=200, policy=K.HEURISTIC, seed=4)
+    a = P.random_deals(TITISEE, contract="leere", deals=200, policy=P.HEURISTIC, seed=3)
+    b = P.random_deals(TITISEE, contract="leere", deals=200, policy=P.HEURISTIC, seed=3)
+    c = P.random_deals(TITISEE, contract="leere", deals=200, policy=P.HEURISTIC, seed=4)
     assert (a == b).all() and (a != c).any()
     state = new_deal(seed=11)
     rng = random.Random(11)
@@ -125,19 +127,19 @@ def test_fresh_deals_are_reproducible_and_threads_give_the_same_numbers() -> Non
         state.apply(choose(state, rng, 0.9))
     rows = np.stack([K.from_state(state)] * 64)
     rules = K.rules_row(state.rules)
-    one = K.play_out(rows.copy(), rules, policy=K.RANDOM, seed=5)
-    many = K.play_out_threaded(rows.copy(), rules, policy=K.RANDOM, seed=5)
+    one = P.play_out(rows.copy(), rules, policy=P.RANDOM, seed=5)
+    many = P.play_out_threaded(rows.copy(), rules, policy=P.RANDOM, seed=5)
     assert (one == many).all()
     assert len({tuple(r) for r in one}) > 1  # each row its own random stream
 
 
 def test_bad_batch_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown Cego contract"):
-        K.random_deals(SCHWARZWALD, contract="skat", deals=1)
+        P.random_deals(SCHWARZWALD, contract="skat", deals=1)
     with pytest.raises(ValueError, match="3, 4 or 5 seats"):
-        K.random_deals(SCHWARZWALD, contract="cego", deals=1, seats=6)
+        P.random_deals(SCHWARZWALD, contract="cego", deals=1, seats=6)
     with pytest.raises(ValueError, match="shape"):
-        K.play_out(np.zeros((2, 3), dtype=np.int64), K.rules_row(SCHWARZWALD))
+        P.play_out(np.zeros((2, 3), dtype=np.int64), K.rules_row(SCHWARZWALD))
     with pytest.raises(ValueError, match="play phase"):
         K.from_state(new_deal(seed=1))
 
@@ -161,7 +163,7 @@ def test_sampled_worlds_respect_what_the_seat_knows() -> None:
         packed = Packed(k, rng)
         for _ in range(20):
             row = packed.base.copy()
-            hidden = K.sample_world(row, packed.kn, packed.leans, packed.rs)
+            hidden = W.sample_world(row, packed.kn, packed.leans, packed.rs)
             assert hidden >= 0
             cards = hidden
             for s in k.order:

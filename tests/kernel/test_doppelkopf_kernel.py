@@ -7,6 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from stichwerk.bots.doppelkopf import playout as P
+from stichwerk.bots.doppelkopf import sampler as W
 from stichwerk.bots.doppelkopf.knowledge import read
 from stichwerk.bots.doppelkopf.policy import STYLE, STYLE_V1
 from stichwerk.bots.doppelkopf.rollouts import Packed, policy_tables
@@ -77,7 +79,7 @@ def test_the_policy_rules_are_numbered_alike() -> None:
     from stichwerk.bots.doppelkopf import policy
 
     for name in ("S_FORCE", "S_CASH", "S_KONTRA_HIGH"):
-        assert getattr(policy, name) == getattr(K, name), name
+        assert getattr(policy, name) == getattr(P, name), name
 
 
 def test_the_differential_sees_every_kind_of_game() -> None:
@@ -98,8 +100,8 @@ def test_fresh_deals(profile: object) -> None:
     tables = policy_tables(profile)
     for game in ("normal", "solo-damen", "solo-buben", "solo-kreuz", "solo-fleischlos"):
         for seats in (4, 5):
-            for policy in (K.RANDOM, K.HEURISTIC)[seats - 4 :]:
-                out = K.random_deals(
+            for policy in (P.RANDOM, P.HEURISTIC)[seats - 4 :]:
+                out = P.random_deals(
                     profile, deals=40, game=game, seats=seats, policy=policy, seed=2,
                     policy_tables=tables,
                 )  # fmt: skip
@@ -113,20 +115,20 @@ def test_fresh_deals(profile: object) -> None:
 
 def test_batches_are_reproducible_and_threads_give_the_same_numbers() -> None:
     tables = policy_tables(DDV)
-    a = K.random_deals(DDV, deals=100, policy=K.HEURISTIC, seed=9, policy_tables=tables)
-    b = K.random_deals(DDV, deals=100, policy=K.HEURISTIC, seed=9, policy_tables=tables)
+    a = P.random_deals(DDV, deals=100, policy=P.HEURISTIC, seed=9, policy_tables=tables)
+    b = P.random_deals(DDV, deals=100, policy=P.HEURISTIC, seed=9, policy_tables=tables)
     assert (a == b).all()
     state = new_deal(profile="ddv", seed=4)
     while state.phase != "play":
         state.apply(next(x for x in state.legal_actions() if x.act in ("gesund", "vorbehalt")))
     rows = np.stack([K.from_state(state)] * 64)
-    one = K.play_out(rows.copy(), DDV, policy=K.RANDOM, seed=1)
-    many = K.play_out_threaded(rows.copy(), DDV, policy=K.RANDOM, seed=1)
+    one = P.play_out(rows.copy(), DDV, policy=P.RANDOM, seed=1)
+    many = P.play_out_threaded(rows.copy(), DDV, policy=P.RANDOM, seed=1)
     assert (one == many).all() and len({tuple(r) for r in one}) > 1
     with pytest.raises(ValueError, match="needs its tables"):
-        K.play_out(rows.copy(), DDV, policy=K.HEURISTIC)
+        P.play_out(rows.copy(), DDV, policy=P.HEURISTIC)
     with pytest.raises(ValueError, match="'normal' or a solo"):
-        K.random_deals(DDV, deals=1, game="armut")
+        P.random_deals(DDV, deals=1, game="armut")
 
 
 def test_announcement_table_is_the_engines_rule() -> None:
@@ -170,7 +172,7 @@ def test_sampled_worlds_respect_what_the_seat_knows() -> None:
         t = packed.tables
         for _ in range(10):
             row = packed.base.copy()
-            assert K.sample_world(row, packed.kn, packed.kf, t.orders, packed.rs,
+            assert W.sample_world(row, packed.kn, packed.kf, t.orders, packed.rs,
                                   packed.counters, t.ann)  # fmt: skip
             cards = 0
             for s in k.order:

@@ -19,16 +19,16 @@ from stichwerk.bots.doppelkopf import rollouts
 
 def warm() -> list[tuple[str, float]]:
     """Call every kernel entry point once; the seconds each step took."""
+    from stichwerk.bots.cego import playout as cego_playout
+    from stichwerk.bots.doppelkopf import playout as doppelkopf_playout
     from stichwerk.bots.doppelkopf.rollouts import policy_tables
-    from stichwerk.cego import kernel as cego_kernel
-    from stichwerk.doppelkopf import kernel as doppelkopf_kernel
     from stichwerk.doppelkopf.profiles import DDV
 
     steps: list[tuple[str, float]] = []
     start = time.perf_counter()
     for name, run in (
-        ("Cego kernel", cego_kernel.warm_up),
-        ("Doppelkopf kernel", lambda: doppelkopf_kernel.warm_up(policy_tables(DDV))),
+        ("Cego kernel", cego_playout.warm_up),
+        ("Doppelkopf kernel", lambda: doppelkopf_playout.warm_up(policy_tables(DDV))),
         ("Cego search", lambda: _search_deal("cego", "schwarzwald")),
         ("Doppelkopf search", lambda: _search_deal("doppelkopf", "ddv")),
     ):

@@ -1,7 +1,8 @@
 """The search's compiled parts beyond the kernel's play: inference, weighted PIMC, contracts.
 
-Built on :mod:`stichwerk.cego.kernel` (its rows, sampler, roll-out policy and settlement) and
-compiled with numba like it; imported only when numba is there (``rollouts.available()``).
+Built on :mod:`stichwerk.cego.kernel` (its rows, play and settlement), the roll-out policy
+(:mod:`~stichwerk.bots.cego.playout`) and the world sampler (:mod:`~stichwerk.bots.cego.sampler`),
+and compiled with numba like them; imported only when numba is there (``rollouts.available()``).
 
 - :func:`replay_loglik`: the log-likelihood of the other seats' cards so far in a sampled world:
   the play is replayed from its first card with the world's hands, and at each card another seat
@@ -24,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from stichwerk.bots.cego import playout as P
+from stichwerk.bots.cego import sampler as W
 from stichwerk.bots.cego.bidding import SOLO_BAR, SOLO_SPREAD
 from stichwerk.cego import kernel as K
 from stichwerk.core.kernel import highest, jit, jit_alloc, lowest, popcount
@@ -92,17 +95,17 @@ def start_row(world: Any, start: Any, laid_out: int, events: Any, n_ev: int) -> 
 
 @jit_alloc
 def sample_world(st: Any, kn: Any, leans: Any, rs: Any, banned: Any) -> int:
-    """The kernel's sampler (``kernel.sample_world``) with cards a seat cannot hold
+    """The sampler (``sampler.sample_world``) with cards a seat cannot hold
     (``banned``, per seat): a world that gives one to it is dealt again. Returns the cards
     outside the hands, or -1 when no world fits."""
     hidden = -1
     for _ in range(64):
-        hidden = K.sample_world(st, kn, leans, rs)
+        hidden = W.sample_world(st, kn, leans, rs)
         if hidden < 0:
             return -1
         ok = True
         for s in range(5):
-            if st[K.HAND + s] & banned[s] and s != kn[K.K_SEAT]:
+            if st[K.HAND + s] & banned[s] and s != kn[W.K_SEAT]:
                 ok = False
         if ok:
             return hidden
@@ -122,7 +125,7 @@ def replay_loglik(st: Any, events: Any, n_ev: int, me: int, eps: float) -> float
             mask = K.legal(st)
             n = popcount(mask)
             if n > 1 and (mask >> card) & 1:
-                if K.choose_card(st, mask) == card:
+                if P.choose_card(st, mask) == card:
                     ll += math.log(1.0 - eps + eps / n)
                 else:
                     ll += math.log(eps / n)
@@ -139,7 +142,7 @@ def search_weighted(
     """Weighted PIMC for a card: ``values[w, i]`` the seat's settlement (against the table's
     mean) after card ``cards[i]`` in world ``w`` and the policy to the end, ``logw[w]`` the
     world's log-likelihood. Returns the worlds done (fewer only when no world fits)."""
-    seat = kn[K.K_SEAT]
+    seat = kn[W.K_SEAT]
     st = base.copy()
     world = base.copy()
     start = base.copy()
@@ -149,7 +152,7 @@ def search_weighted(
         hidden = sample_world(world, kn, leans, rs, banned)
         if hidden < 0:
             return w
-        outside = kn[K.K_OUT_KNOWN] if kn[K.K_OUT_KNOWN] >= 0 else hidden
+        outside = kn[W.K_OUT_KNOWN] if kn[W.K_OUT_KNOWN] >= 0 else hidden
         world[K.OUTSIDE] = outside | removed
         logw[w] = 0.0
         if infer and n_ev > 0:
@@ -158,7 +161,7 @@ def search_weighted(
         for i in range(cards.shape[0]):
             _copy(st, world)
             K.play(st, cards[i])
-            K.finish(st, K.HEURISTIC, rs)
+            P.finish(st, P.HEURISTIC, rs)
             out[:] = 0
             K.settle(st, rules, out)
             values[w, i] = relative(out, seat, st)
@@ -441,7 +444,7 @@ def _continue(
     _copy(o, st)
     if not setup_contract(o, rules, sub, hidden, removed):
         return 0.0
-    K.finish(o, K.HEURISTIC, rs)
+    P.finish(o, P.HEURISTIC, rs)
     out[:] = 0
     K.settle(o, rules, out)
     return relative(out, me, o)
@@ -465,7 +468,7 @@ def _answered_solo(
     sub[O_DECLARER] = soloist
     sub[O_VALUE] = value
     setup_contract(o, rules, sub, hidden, removed)
-    K.finish(o, K.HEURISTIC, rs)
+    P.finish(o, P.HEURISTIC, rs)
     out[:] = 0
     K.settle(o, rules, out)
     solo = out.copy()
@@ -478,7 +481,7 @@ def _answered_solo(
                 _copy(c, st)
                 sub[O_DECLARER] = s
                 if setup_contract(c, rules, sub, hidden, removed):
-                    K.finish(c, K.HEURISTIC, rs)
+                    P.finish(c, P.HEURISTIC, rs)
                     out[:] = 0
                     K.settle(c, rules, out)
                     if relative(out, s, c) > relative(solo, s, o):
@@ -501,17 +504,17 @@ def contract_values(
     chance the bots would. ``ex``: the exchange of the lowest ladder contract; ``geg``: whether
     a Solo may be answered with Gegensolo and the value of the Cego that answers it (a Solo
     option with ``O_LATER`` set is played out as :func:`_answered_solo`)."""
-    me = kn[K.K_SEAT]
+    me = kn[W.K_SEAT]
     world = template.copy()
     st = template.copy()
     out = np.zeros(5, dtype=np.int64)
     for w in range(worlds):
         _copy(world, template)
-        hidden = K.sample_world(world, kn, leans, rs)
+        hidden = W.sample_world(world, kn, leans, rs)
         if hidden < 0:
             return w
-        if kn[K.K_OUT_KNOWN] >= 0:
-            hidden = kn[K.K_OUT_KNOWN]
+        if kn[W.K_OUT_KNOWN] >= 0:
+            hidden = kn[W.K_OUT_KNOWN]
         ll = 0.0
         for s in range(5):
             if (passed >> s) & 1:
@@ -539,7 +542,7 @@ def contract_values(
             if not setup_contract(st, rules, opt, hidden, removed):
                 values[w, i] = 0.0
                 continue
-            K.finish(st, K.HEURISTIC, rs)
+            P.finish(st, P.HEURISTIC, rs)
             out[:] = 0
             K.settle(st, rules, out)
             values[w, i] = relative(out, me, st)
@@ -554,7 +557,7 @@ def sample_worlds(
     """The worlds :func:`search_weighted` would sample, for tests and the inference benchmark:
     ``hands[w, s]`` every seat's hand in world ``w``, ``hidden[w]`` the cards outside the hands,
     ``logw[w]`` the world's log-likelihood."""
-    seat = kn[K.K_SEAT]
+    seat = kn[W.K_SEAT]
     world = base.copy()
     start = base.copy()
     for w in range(worlds):

@@ -1,11 +1,12 @@
-"""The search's roll-outs on the compiled kernel (``stichwerk.cego.kernel``).
+"""The search's roll-outs on the compiled kernel: the bot's knowledge packed into kernel rows.
 
 The search bot reads a seat's view into :class:`~stichwerk.bots.cego.knowledge.Knowledge` as
-before; this module packs that knowledge into the kernel's rows once per decision and lets the
-kernel sample the worlds, play every candidate card in each, finish the deal with the roll-out
-policy and score it, many worlds per call. It needs numba and numpy
-(``pip install stichwerk[research]``); :func:`available` says whether they are there, and the
-search falls back to the pure-Python path (``world.py``) when they are not.
+before; this module packs that knowledge into a :mod:`stichwerk.cego.kernel` row and a knowledge
+row once per decision and lets the compiled sampler (:mod:`~stichwerk.bots.cego.sampler`) sample
+the worlds, play every candidate card in each, finish the deal with the roll-out policy
+(:mod:`~stichwerk.bots.cego.playout`) and score it, many worlds per call. It needs numba and
+numpy (``pip install stichwerk[research]``); :func:`available` says whether they are there, and
+the search falls back to the pure-Python path (``world.py``) when they are not.
 """
 
 import importlib
@@ -35,6 +36,18 @@ def available() -> bool:
     return kernel() is not None
 
 
+def playout() -> ModuleType:
+    """The compiled roll-out policy and play-outs (:mod:`stichwerk.bots.cego.playout`); call
+    only when :func:`available`."""
+    return importlib.import_module("stichwerk.bots.cego.playout")
+
+
+def sampler() -> ModuleType:
+    """The compiled world sampler (:mod:`stichwerk.bots.cego.sampler`); call only when
+    :func:`available`."""
+    return importlib.import_module("stichwerk.bots.cego.sampler")
+
+
 class Packed:
     """One decision's knowledge in the kernel's rows."""
 
@@ -44,6 +57,7 @@ class Packed:
         K = kernel()
         assert K is not None and k.contract is not None
         self.K = K
+        self.W = sampler()
         self.k = k
         row = K.empty_row()
         row[K.SEATS] = k.seats
@@ -71,7 +85,7 @@ class Packed:
         self.base = row
         self.rules = K.rules_row(k.rules)
         lean_seat, leans = _lean(k)
-        kn = knowledge_row(K, k, lean_seat)
+        kn = knowledge_row(k, lean_seat)
         self.kn = kn
         self.leans = np.array(leans, dtype=np.float64)
         self.rs = np.array([rng.getrandbits(64)], dtype=np.uint64)
@@ -80,7 +94,7 @@ class Packed:
         """Add ``worlds`` worlds' settlements per card to ``totals``; return the roll-outs."""
         import numpy as np
 
-        done: int = self.K.search_worlds(
+        done: int = self.W.search_worlds(
             self.base, self.kn, self.leans, self.rules, self.k.removed,
             np.array(cards, dtype=np.int64), worlds, self.rs, totals,
         )  # fmt: skip
@@ -88,34 +102,36 @@ class Packed:
 
     def sample_many(self, worlds: int) -> int:
         """Sample ``worlds`` worlds and drop them (for the throughput benchmark)."""
-        found: int = self.K.sample_many(self.base, self.kn, self.leans, worlds, self.rs)
+        found: int = self.W.sample_many(self.base, self.kn, self.leans, worlds, self.rs)
         return found
 
 
-def knowledge_row(K: Any, k: Knowledge, lean_seat: int) -> Any:
-    """What the seat knows as the kernel's sampler reads it (``K_*``): the unseen cards, each
+def knowledge_row(k: Knowledge, lean_seat: int) -> Any:
+    """What the seat knows as the compiled sampler reads it (``K_*``): the unseen cards, each
     other seat's cards to deal, known cards, the Geiß it must hold and its voids, the cards
     outside every hand; ``lean_seat`` the seat the sampling leans on (-1: none)."""
     import numpy as np
 
-    kn = np.zeros(K.K_FIELDS, dtype=np.int64)
-    kn[K.K_SEAT] = k.seat
+    W = sampler()
+
+    kn = np.zeros(W.K_FIELDS, dtype=np.int64)
+    kn[W.K_SEAT] = k.seat
     unseen = k.unseen()
-    kn[K.K_UNSEEN] = unseen
+    kn[W.K_UNSEEN] = unseen
     others = [s for s in k.order if s != k.seat]
-    kn[K.K_N_OTHERS] = len(others)
-    kn[K.K_LEAN_SLOT] = others.index(lean_seat) if lean_seat in others else -1
+    kn[W.K_N_OTHERS] = len(others)
+    kn[W.K_LEAN_SLOT] = others.index(lean_seat) if lean_seat in others else -1
     need_total = 0
     for i, s in enumerate(others):
         known = k.known_in_hand(s)
         need = k.hand_sizes[s] - known.bit_count()
         need_total += need
-        kn[K.K_OTHER + i] = s
-        kn[K.K_NEED + i] = need
-        kn[K.K_KNOWN + i] = known
-        kn[K.K_MUST + i] = k.must_hold[s]
-        kn[K.K_VOIDS + i] = k.voids[s]
-    kn[K.K_HIDDEN_NEED] = unseen.bit_count() - need_total
+        kn[W.K_OTHER + i] = s
+        kn[W.K_NEED + i] = need
+        kn[W.K_KNOWN + i] = known
+        kn[W.K_MUST + i] = k.must_hold[s]
+        kn[W.K_VOIDS + i] = k.voids[s]
+    kn[W.K_HIDDEN_NEED] = unseen.bit_count() - need_total
     mine = k.declarer == k.seat and k.contract in EXCHANGES
-    kn[K.K_OUT_KNOWN] = k.my_legage if mine else -1
+    kn[W.K_OUT_KNOWN] = k.my_legage if mine else -1
     return kn

@@ -193,9 +193,10 @@ class CegoSearch:
         if k.phase != "play":
             template, kn, leans = _bid_rows(K, k, 1 if k.my_legage else 0)
             rs = np.array([self.rng.getrandbits(64)], dtype=np.uint64)
+            W = rollouts.sampler()
             for w in range(count):
                 row = template.copy()
-                if K.sample_world(row, kn, leans, rs) < 0:
+                if W.sample_world(row, kn, leans, rs) < 0:
                     raise StichwerkError("no world fits what the seat knows")
                 hands[w] = row[K.HAND : K.HAND + 5]
             return hands, np.ones(count)
@@ -536,7 +537,7 @@ def _bid_rows(K: Any, k: Knowledge, stage: int) -> tuple[Any, Any, Any]:
     template[K.DECIDED_STOP] = k.rules.stop_when_decided
     lean_seat, leans = _bid_lean(k)
     known = _before_blind(k) if stage == 0 and k.phase == "exchange" else k
-    kn = rollouts.knowledge_row(K, known, lean_seat)
+    kn = rollouts.knowledge_row(known, lean_seat)
     return template, kn, np.array(leans, dtype=np.float64)
 
 

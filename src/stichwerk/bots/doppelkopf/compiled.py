@@ -1,7 +1,9 @@
 """The search's compiled parts beyond the kernel's play: inference, weighted PIMC, reservations.
 
-Built on :mod:`stichwerk.doppelkopf.kernel` (its rows, sampler, roll-out policy and settlement)
-and compiled with numba like it; imported only when numba is there (``rollouts.available()``).
+Built on :mod:`stichwerk.doppelkopf.kernel` (its rows, play and settlement), the roll-out
+policy (:mod:`~stichwerk.bots.doppelkopf.playout`) and the world sampler
+(:mod:`~stichwerk.bots.doppelkopf.sampler`), and compiled with numba like them; imported only
+when numba is there (``rollouts.available()``).
 
 - :func:`replay_loglik`: the log-likelihood of the other seats' cards so far in a sampled world.
   The deal is replayed from its first card with the world's hands; at each card another seat
@@ -24,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from stichwerk.bots.doppelkopf import playout as P
+from stichwerk.bots.doppelkopf import sampler as W
 from stichwerk.core.kernel import jit, jit_alloc, lowest, popcount
 from stichwerk.doppelkopf import kernel as K
 from stichwerk.doppelkopf.trumps import TRUMP
@@ -50,7 +54,7 @@ def start_row(world: Any, start: Any, kn: Any, hochzeit: bool) -> None:
     has played since, nothing played, nothing said). ``hochzeit``: the game began as one."""
     _copy(start, world)
     for s in range(5):
-        start[K.HAND + s] = world[K.HAND + s] | kn[K.D_PLAYED_BY + s]
+        start[K.HAND + s] = world[K.HAND + s] | kn[W.D_PLAYED_BY + s]
         start[K.AUGEN + s] = 0
         start[K.WON + s] = 0
         start[K.VOIDS + s] = 0
@@ -100,11 +104,11 @@ def replay_loglik(
                 n = popcount(distinct)
                 if n > 1 and (mask >> value) & 1:
                     if use_public and st[K.GAME] == NORMAL:
-                        K._as_seen(st, known, seat, team)
+                        P.as_seen(st, known, seat, team)
                     else:
                         for s in range(5):
                             team[s] = st[K.PARTY + s]
-                    card = K.choose_card(st, seat, mask, team, prof, orders, pol_i, pol_f, rule)
+                    card = P.choose_card(st, seat, mask, team, prof, orders, pol_i, pol_f, rule)
                     if card >> 1 == value >> 1:
                         ll += math.log(1.0 - eps + eps / n)
                     else:
@@ -143,7 +147,7 @@ def search_weighted(
     against the table's mean after card ``cards[i]`` and the policy to the end, ``said[w, i, j]``
     the same with announcement ``words[j]`` said too. Returns the worlds done (fewer only when
     no world fits)."""
-    seat = kn[K.D_SEAT]
+    seat = kn[W.D_SEAT]
     shown = public.copy()
     shown[seat] = 0
     out = np.zeros(5, dtype=np.int64)
@@ -156,7 +160,7 @@ def search_weighted(
     n_words = words.shape[0]
     for w in range(worlds):
         _copy(world, base)
-        if not K.sample_world(world, kn, kf, orders, rs, counters, ann):
+        if not W.sample_world(world, kn, kf, orders, rs, counters, ann):
             return w
         logw[w] = 0.0
         if infer and n_ev > 0:
@@ -174,16 +178,16 @@ def search_weighted(
                 _copy(known, shown)
             else:
                 _copy(known, public)
-            K.finish_into(st, K.HEURISTIC, rs, prof, orders, pol_i, pol_f, known, use_public, team)
+            P.finish_into(st, P.HEURISTIC, rs, prof, orders, pol_i, pol_f, known, use_public, team)
             out[:] = 0
             K.settle(st, prof, out)
-            values[w, i] = K._relative(out, seat, kn)
+            values[w, i] = W.relative(out, seat, kn)
             for j in range(n_words):
                 _copy(st2, st)
                 K.announce(st2, seat, words[j], 12, ann)
                 out[:] = 0
                 K.settle(st2, prof, out)
-                said[w, i, j] = K._relative(out, seat, kn)
+                said[w, i, j] = W.relative(out, seat, kn)
     return worlds
 
 
@@ -259,7 +263,7 @@ def _armut(st: Any, kn: Any, me: int, passed: int, trump_mask: int, high: int, t
     order = np.empty(4, dtype=np.int64)
     mine = 0
     for j in range(4):
-        order[j] = kn[K.D_ORDER + j]
+        order[j] = kn[W.D_ORDER + j]
         if order[j] == me:
             mine = j
     taker = -1
@@ -301,7 +305,7 @@ def reservation_values(
     (:data:`PLANS`; 0 nothing) before the first card and the other party answered ``q`` (0
     nothing, 1 its word, Kontra or Re), each where the rules allow it: in a solo every
     announcement counts with the solo's factor."""
-    me = kn[K.D_SEAT]
+    me = kn[W.D_SEAT]
     out = np.zeros(5, dtype=np.int64)
     team = np.empty(5, dtype=np.int64)
     none = np.full(5, -1, dtype=np.int64)
@@ -313,7 +317,7 @@ def reservation_values(
     n_answers = said.shape[3]
     for w in range(worlds):
         _copy(world, template)
-        if not K.sample_world(world, kn, kf, orders, rs, counters, ann):
+        if not W.sample_world(world, kn, kf, orders, rs, counters, ann):
             return w
         ll = 0.0
         for s in range(5):
@@ -333,18 +337,18 @@ def reservation_values(
                     said[w, i, :, :] = 0.0
                     continue
             elif game == NORMAL:
-                K._start_game(st, NORMAL, -1, silent)
+                K.start_game(st, NORMAL, -1, silent)
             elif game == HOCHZEIT:
-                K._start_game(st, NORMAL, -1, False)
+                K.start_game(st, NORMAL, -1, False)
             else:
-                K._start_game(st, game, me, False)
+                K.start_game(st, game, me, False)
             st[K.TO_ACT] = leaders[i]
             st[K.SAU_POSSIBLE] = prof[K.P_SAU_ACE + st[K.GAME]] >= 0
             _copy(known, none)
-            K.finish_into(st, K.HEURISTIC, rs, prof, orders, pol_i, pol_f, known, True, team)
+            P.finish_into(st, P.HEURISTIC, rs, prof, orders, pol_i, pol_f, known, True, team)
             out[:] = 0
             K.settle(st, prof, out)
-            values[w, i] = K._relative(out, me, kn)
+            values[w, i] = W.relative(out, me, kn)
             for p in range(n_plans):
                 for q in range(n_answers):
                     said[w, i, p, q] = _with_plan(st, st2, me, p, q, prof, ann, out, kn)
@@ -377,7 +381,7 @@ def _with_plan(
                 break
     out[:] = 0
     K.settle(st2, prof, out)
-    return K._relative(out, me, kn)
+    return W.relative(out, me, kn)
 
 
 @jit_alloc
@@ -388,14 +392,14 @@ def sample_worlds(
 ) -> int:  # fmt: skip
     """The worlds :func:`search_weighted` would sample, for tests and the inference benchmark:
     ``hands[w, s]`` every seat's hand in world ``w``, ``logw[w]`` its log-likelihood."""
-    seat = kn[K.D_SEAT]
+    seat = kn[W.D_SEAT]
     team = np.empty(5, dtype=np.int64)
     known = np.empty(5, dtype=np.int64)
     world = base.copy()
     start = base.copy()
     for w in range(worlds):
         _copy(world, base)
-        if not K.sample_world(world, kn, kf, orders, rs, counters, ann):
+        if not W.sample_world(world, kn, kf, orders, rs, counters, ann):
             return w
         for s in range(5):
             hands[w, s] = world[K.HAND + s]

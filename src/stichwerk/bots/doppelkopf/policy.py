@@ -37,8 +37,11 @@ TAKE_SURE = 4
 FIGHT = 12
 KARLCHEN_KEEP = 10.0
 S_FORCE = 1
+"""A defender of a solo leads a suit the soloist has shown out of, to draw his trumps."""
 S_CASH = 2
+"""A soloist cashes his sure Fehl winners before he draws trumps."""
 S_KONTRA_HIGH = 4
+"""A Kontra seat of a normal game leads trump from the top, as Re does."""
 STYLE_V1 = 0
 """The policy as ``search-v1`` was measured with (no ``S_*`` rule)."""
 STYLE = (S_FORCE | S_CASH | S_KONTRA_HIGH) << 8 | 31

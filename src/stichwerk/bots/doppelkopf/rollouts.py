@@ -1,12 +1,13 @@
-"""The search's roll-outs on the compiled kernel (``stichwerk.doppelkopf.kernel``).
+"""The search's roll-outs on the compiled kernel: the bot's knowledge packed into kernel rows.
 
 The search bot reads a seat's view into :class:`~stichwerk.bots.doppelkopf.knowledge.Knowledge`
-as before; this module packs that knowledge into the kernel's rows once per decision (the tricks
-so far, what must or cannot be where, the soft weights) and lets the kernel sample the worlds,
-play every candidate card in each, finish the deal with the roll-out policy and score it, many
-worlds per call. It needs numba and numpy (``pip install stichwerk[research]``);
-:func:`available` says whether they are there, and the search falls back to the pure-Python path
-(``world.py``) when they are not.
+as before; this module packs that knowledge into rows once per decision (the tricks so far as a
+:mod:`stichwerk.doppelkopf.kernel` row, what must or cannot be where, the soft weights) and lets
+the compiled sampler (:mod:`~stichwerk.bots.doppelkopf.sampler`) sample the worlds, play every
+candidate card in each, finish the deal with the roll-out policy
+(:mod:`~stichwerk.bots.doppelkopf.playout`) and score it, many worlds per call. It needs numba
+and numpy (``pip install stichwerk[research]``); :func:`available` says whether they are there,
+and the search falls back to the pure-Python path (``world.py``) when they are not.
 """
 
 import importlib
@@ -35,13 +36,25 @@ def available() -> bool:
     return kernel() is not None
 
 
+def playout() -> ModuleType:
+    """The compiled roll-out policy and play-outs (:mod:`stichwerk.bots.doppelkopf.playout`); call
+    only when :func:`available`."""
+    return importlib.import_module("stichwerk.bots.doppelkopf.playout")
+
+
+def sampler() -> ModuleType:
+    """The compiled world sampler (:mod:`stichwerk.bots.doppelkopf.sampler`); call only when
+    :func:`available`."""
+    return importlib.import_module("stichwerk.bots.doppelkopf.sampler")
+
+
 _POLICY: dict[tuple[Profile, int], Any] = {}
 
 
 def policy_tables(profile: Profile, style: int | None = None) -> Any:
     """The roll-out policy's numbers (``policy.tables``) for every card order of ``profile``
     and both fox rules, and its ``style`` (default ``policy.STYLE``), as the kernel's
-    :class:`~stichwerk.doppelkopf.kernel.PolicyTables`."""
+    :class:`~stichwerk.bots.doppelkopf.playout.PolicyTables`."""
     from stichwerk.bots.doppelkopf.policy import STYLE, tables
 
     if style is None:
@@ -53,11 +66,11 @@ def policy_tables(profile: Profile, style: int | None = None) -> Any:
 
     from stichwerk.doppelkopf.trumps import SCHEMES, order_for
 
-    K = kernel()
-    assert K is not None
+    assert available()
+    P = playout()
     n = 4 * len(SCHEMES) * 2
-    ints = np.zeros((n, K.POLICY_INT_WIDTH), dtype=np.int64)
-    floats = np.zeros((n, K.POLICY_FLOAT_WIDTH), dtype=np.float64)
+    ints = np.zeros((n, P.POLICY_INT_WIDTH), dtype=np.int64)
+    floats = np.zeros((n, P.POLICY_FLOAT_WIDTH), dtype=np.float64)
     for s, scheme in enumerate(SCHEMES):
         for sau in (0, 1):
             for supersau in (0, 1):
@@ -65,17 +78,17 @@ def policy_tables(profile: Profile, style: int | None = None) -> Any:
                 for fox in (0, 1):
                     t = tables(order, profile.with_nines, bool(fox))
                     i = (s * 4 + sau * 2 + supersau) * 2 + fox
-                    ints[i, K.T_ABOVE : K.T_ABOVE + 24] = t.above
-                    ints[i, K.T_ABOVE_LAST : K.T_ABOVE_LAST + 24] = t.above_last
-                    ints[i, K.T_KEY : K.T_KEY + 24] = t.key
-                    ints[i, K.T_TRUMPS] = t.trumps
-                    ints[i, K.T_SUITS : K.T_SUITS + 5] = t.suits
-                    ints[i, K.T_DECK] = t.deck
-                    floats[i, K.T_THROW : K.T_THROW + 24] = t.throw
-                    floats[i, K.T_WIN : K.T_WIN + 24] = t.win
-                    floats[i, K.T_SMEAR : K.T_SMEAR + 24] = t.smear
-    ints[:, K.T_STYLE] = style
-    hit = _POLICY[profile, style] = K.PolicyTables(ints, floats)
+                    ints[i, P.T_ABOVE : P.T_ABOVE + 24] = t.above
+                    ints[i, P.T_ABOVE_LAST : P.T_ABOVE_LAST + 24] = t.above_last
+                    ints[i, P.T_KEY : P.T_KEY + 24] = t.key
+                    ints[i, P.T_TRUMPS] = t.trumps
+                    ints[i, P.T_SUITS : P.T_SUITS + 5] = t.suits
+                    ints[i, P.T_DECK] = t.deck
+                    floats[i, P.T_THROW : P.T_THROW + 24] = t.throw
+                    floats[i, P.T_WIN : P.T_WIN + 24] = t.win
+                    floats[i, P.T_SMEAR : P.T_SMEAR + 24] = t.smear
+    ints[:, P.T_STYLE] = style
+    hit = _POLICY[profile, style] = P.PolicyTables(ints, floats)
     return hit
 
 
@@ -88,12 +101,13 @@ class Packed:
         K = kernel()
         assert K is not None and k.base is not None
         self.K = K
+        self.W = sampler()
         self.k = k
         self.tables = K.tables_for(k.profile)
         self.policy = policy_tables(k.profile, style)
         self.base = K.from_fast(k.base)
         self.base[K.HAND + k.seat] = k.hand
-        kn, kf = knowledge_rows(K, k)
+        kn, kf = knowledge_rows(k)
         self.kn = kn
         self.kf = kf
         self.counters = np.array([k.soft_hits, k.soft_misses], dtype=np.int64)
@@ -106,14 +120,13 @@ class Packed:
         arrays of shape ``(worlds, len(cards))``."""
         import numpy as np
 
-        K = self.K
         t = self.tables
         pub = np.full(5, -1, dtype=np.int64)
         if public is not None:
             pub[: len(public)] = public
         values = np.zeros((worlds, len(cards)), dtype=np.float64)
         said = np.zeros((worlds, len(cards)), dtype=np.float64)
-        done = K.search_worlds(
+        done = self.W.search_worlds(
             self.base, self.kn, self.kf, t.profile, t.orders, t.ann, self.policy.ints,
             self.policy.floats, np.array(cards, dtype=np.int64), word, pub, public is not None,
             worlds, self.rs, self.counters, values, said,
@@ -124,24 +137,26 @@ class Packed:
     def sample_many(self, worlds: int) -> int:
         """Sample ``worlds`` worlds and drop them (for the throughput benchmark)."""
         t = self.tables
-        found: int = self.K.sample_many(
+        found: int = self.W.sample_many(
             self.base, self.kn, self.kf, t.orders, t.ann, worlds, self.rs, self.counters
         )
         return found
 
 
-def knowledge_rows(K: Any, k: Knowledge) -> tuple[Any, Any]:
-    """What the seat knows as the kernel's sampler reads it: an ``int64`` row (``D_*``: who
+def knowledge_rows(k: Knowledge) -> tuple[Any, Any]:
+    """What the seat knows as the compiled sampler reads it: an ``int64`` row (``D_*``: who
     may hold what, hand sizes, what must be where, the announcements) and a float row (the
     soft weights)."""
     import numpy as np
 
-    kn = np.zeros(K.D_FIELDS, dtype=np.int64)
-    kf = np.ones(K.F_FIELDS, dtype=np.float64)
-    kn[K.D_SEAT] = k.seat
-    kn[K.D_UNSEEN] = k.unseen
-    kn[K.D_TO_ACT] = -1 if k.to_act is None else k.to_act
-    kn[K.D_NORMAL_PARTIES] = k.game_type == "normal" and k.hochzeiter < 0
+    W = sampler()
+
+    kn = np.zeros(W.D_FIELDS, dtype=np.int64)
+    kf = np.ones(W.F_FIELDS, dtype=np.float64)
+    kn[W.D_SEAT] = k.seat
+    kn[W.D_UNSEEN] = k.unseen
+    kn[W.D_TO_ACT] = -1 if k.to_act is None else k.to_act
+    kn[W.D_NORMAL_PARTIES] = k.game_type == "normal" and k.hochzeiter < 0
     trump_mask = k.card_order().trump_mask
     nh = 0
     for s in k.others:
@@ -151,39 +166,39 @@ def knowledge_rows(K: Any, k: Knowledge) -> tuple[Any, Any]:
         if n >= 0:
             need = n - (must & trump_mask).bit_count()
             if need < 0 or need > free:
-                kn[K.D_IMPOSSIBLE] = 1
+                kn[W.D_IMPOSSIBLE] = 1
             for part, size in ((trump_mask, need), (~trump_mask, free - need)):
-                kn[K.D_H_SEAT + nh] = s
-                kn[K.D_H_ONLY + nh] = ~k.banned[s] & part
-                kn[K.D_H_LOOSE + nh] = part
-                kn[K.D_H_ROOM + nh] = size
-                kf[K.F_WEIGHT + nh] = 1.0
+                kn[W.D_H_SEAT + nh] = s
+                kn[W.D_H_ONLY + nh] = ~k.banned[s] & part
+                kn[W.D_H_LOOSE + nh] = part
+                kn[W.D_H_ROOM + nh] = size
+                kf[W.F_WEIGHT + nh] = 1.0
                 nh += 1
         else:
             if free < 0:
-                kn[K.D_IMPOSSIBLE] = 1
-            kn[K.D_H_SEAT + nh] = s
-            kn[K.D_H_ONLY + nh] = ~k.banned[s]
-            kn[K.D_H_LOOSE + nh] = -1
-            kn[K.D_H_ROOM + nh] = free
-            kf[K.F_WEIGHT + nh] = k.trump_weight[s]
+                kn[W.D_IMPOSSIBLE] = 1
+            kn[W.D_H_SEAT + nh] = s
+            kn[W.D_H_ONLY + nh] = ~k.banned[s]
+            kn[W.D_H_LOOSE + nh] = -1
+            kn[W.D_H_ROOM + nh] = free
+            kf[W.F_WEIGHT + nh] = k.trump_weight[s]
             nh += 1
-    kn[K.D_NH] = nh
+    kn[W.D_NH] = nh
     for s in range(k.seats):
         if s != k.seat:
-            kn[K.D_MUST + s] = k.must[s]
-        kn[K.D_PLAYED_BY + s] = k.played_by[s]
+            kn[W.D_MUST + s] = k.must[s]
+        kn[W.D_PLAYED_BY + s] = k.played_by[s]
     for j, s in enumerate(k.order):
-        kn[K.D_ORDER + j] = s
+        kn[W.D_ORDER + j] = s
     pairs = k.unlikely_pairs[:12]
-    kn[K.D_N_UNLIKELY] = len(pairs)
+    kn[W.D_N_UNLIKELY] = len(pairs)
     for j, (s, code, odds) in enumerate(pairs):
-        kn[K.D_UNLIKELY + 2 * j] = s
-        kn[K.D_UNLIKELY + 2 * j + 1] = code
-        kf[K.F_ODDS + j] = odds
+        kn[W.D_UNLIKELY + 2 * j] = s
+        kn[W.D_UNLIKELY + 2 * j + 1] = code
+        kf[W.F_ODDS + j] = odds
     log = [(s, LEVEL_ACTS.index(act)) for s, act, _ in k.ann_log if act in LEVEL_ACTS][:16]
-    kn[K.D_N_ANN] = len(log)
+    kn[W.D_N_ANN] = len(log)
     for j, (s, act) in enumerate(log):
-        kn[K.D_ANN_LOG + 2 * j] = s
-        kn[K.D_ANN_LOG + 2 * j + 1] = act
+        kn[W.D_ANN_LOG + 2 * j] = s
+        kn[W.D_ANN_LOG + 2 * j + 1] = act
     return kn, kf

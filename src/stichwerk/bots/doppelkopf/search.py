@@ -180,9 +180,10 @@ class DoppelkopfSearch:
             t = K.tables_for(k.profile)
             counters = np.zeros(2, dtype=np.int64)
             rs = np.array([self.rng.getrandbits(64)], dtype=np.uint64)
+            W = rollouts.sampler()
             for w in range(count):
                 row = template.copy()
-                if not K.sample_world(row, kn, kf, t.orders, rs, counters, t.ann):
+                if not W.sample_world(row, kn, kf, t.orders, rs, counters, t.ann):
                     raise StichwerkError("no world fits what the seat knows")
                 hands[w] = row[K.HAND : K.HAND + 5]
             return hands, np.ones(count)
@@ -579,10 +580,11 @@ def _reservation_rows(K: Any, k: Knowledge) -> tuple[Any, Any, Any]:
     template[K.TO_ACT] = k.order[0]
     template[K.ORDER] = K.order_index("normal", False, False)
     template[K.HAND + k.seat] = k.hand
-    kn, kf = rollouts.knowledge_rows(K, k)
-    kn[K.D_NORMAL_PARTIES] = 0
-    kn[K.D_N_ANN] = 0
-    kn[K.D_TO_ACT] = -1
+    kn, kf = rollouts.knowledge_rows(k)
+    W = rollouts.sampler()
+    kn[W.D_NORMAL_PARTIES] = 0
+    kn[W.D_N_ANN] = 0
+    kn[W.D_TO_ACT] = -1
     return template, kn, kf
 
 
