@@ -1,9 +1,11 @@
-"""What both compiled kernels share: numba's ``njit`` with the project's settings, bit tricks on
+"""What all compiled code shares: numba's ``njit`` with the project's settings, bit tricks on
 ``int64`` card sets, and a small random generator every world carries itself.
 
-The game kernels (``stichwerk.cego.kernel``, ``stichwerk.doppelkopf.kernel``) compile with numba
-(``pip install stichwerk[research]``). Nothing else imports this module, so the engines, the web
-app and the CLI run without numba.
+The game kernels (``stichwerk.cego.kernel``, ``stichwerk.doppelkopf.kernel``: the rules) and the
+bots' compiled parts (``stichwerk.bots.<game>.playout``, ``.sampler``, ``.compiled``: the
+roll-out policies, the world samplers, the search) compile with numba (``pip install
+stichwerk[research]``). Nothing else imports this module, so the engines, the web app and the CLI
+run without numba.
 
 - :func:`jit` compiles with ``cache=True`` (the machine code is kept beside the module, so a
   second process starts at once), ``nogil=True`` (threads may run kernels side by side) and
