@@ -1,8 +1,11 @@
 """``python -m stichwerk.server``: serve the web app (what ``make run`` starts)."""
 
 import argparse
+import contextlib
+import dataclasses
 import gc
 import logging
+import socket
 import sys
 
 import uvicorn
@@ -10,6 +13,29 @@ import uvicorn
 from stichwerk.core.errors import one_line
 from stichwerk.server.app import create_app
 from stichwerk.server.config import SettingError, Settings
+from stichwerk.server.listener import guard_log_handlers, guarded_protocols, raise_file_limit
+
+ALL_INTERFACES = frozenset({"", "0.0.0.0", "::", "[::]"})
+
+
+def own_hosts(bind: str) -> tuple[str, ...]:
+    """The names a visitor may use for this server besides the loopback ones: the address it
+    was started on, or, listening on every interface, the machine's name and addresses."""
+    if bind not in ALL_INTERFACES:
+        return (bind.strip("[]").lower(),)
+    names = {socket.gethostname().lower(), socket.getfqdn().lower()}
+    for name in list(names):
+        with contextlib.suppress(OSError):
+            names.update(str(info[4][0]) for info in socket.getaddrinfo(name, None))
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        # The address this machine reaches the outside from (a UDP "connect" sends nothing).
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as udp:
+                udp.connect((probe, 9))
+                names.add(str(udp.getsockname()[0]))
+        except OSError:
+            pass
+    return tuple(sorted(n.split("%")[0] for n in names if n))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -26,6 +52,12 @@ def main(argv: list[str] | None = None) -> None:
         # Bad input gets one line and status 2, as every command of the project does.
         print(f"stichwerk.server: {one_line(str(exc))}", file=sys.stderr)
         raise SystemExit(2) from None
+    soft_files, _ = raise_file_limit()
+    if "*" not in settings.allowed_hosts:
+        extra = [h for h in own_hosts(args.host) if h not in settings.allowed_hosts]
+        settings = dataclasses.replace(
+            settings, allowed_hosts=settings.allowed_hosts + tuple(extra)
+        )
     app = create_app(settings)
     # Everything loaded so far lives as long as the process: keep it out of the collector's
     # sweeps, and collect the young generation less often (game states are short-lived).
@@ -33,16 +65,27 @@ def main(argv: list[str] | None = None) -> None:
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
     print(f"Stichwerk: open http://{args.host}:{args.port} in your browser", flush=True)
-    uvicorn.run(
+    http, ws = guarded_protocols(
+        settings.header_timeout, settings.max_connections_per_address, soft_files
+    )
+    config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        ws="websockets-sansio",
+        http=http,
+        ws=ws,
         ws_per_message_deflate=False,
         ws_max_size=65536,
         timeout_graceful_shutdown=3,
     )
+    # uvicorn made its log handlers just now: no kind of line may flood the log.
+    guard_log_handlers()
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        raise SystemExit(3)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from stichwerk.storage.repo import NameTaken, Repo, UserInfo
 
 _HASHER = PasswordHasher()
-USERNAME = re.compile(r"^[\w.-]{3,24}$")
+USERNAME = re.compile(r"[\w.-]{3,24}")
+"""A username, matched whole (``fullmatch``: ``$`` would let a final newline through)."""
 MIN_PASSWORD = 8
 MAX_PASSWORD = 128
 
@@ -33,7 +34,7 @@ def check_new_account(username: str, password: str) -> None:
     ...
     stichwerk.server.auth.AuthError: a username has 3 to 24 letters, digits, '.', '-' or '_'
     """
-    if not USERNAME.match(username) or username.lower().startswith("gast-"):
+    if not USERNAME.fullmatch(username) or username.lower().startswith("gast-"):
         raise AuthError("a username has 3 to 24 letters, digits, '.', '-' or '_'")
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise AuthError(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")

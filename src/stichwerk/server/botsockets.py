@@ -221,7 +221,7 @@ def router() -> APIRouter:
         user = await owner(request)
         accounts = services(request).botsockets.accounts
         name = body.name.strip()
-        if not USERNAME.match(name) or name.lower().startswith("gast-"):
+        if not USERNAME.fullmatch(name) or name.lower().startswith("gast-"):
             raise HTTPException(400, "a bot's name has 3 to 24 letters, digits, '.', '-' or '_'")
         if await asyncio.to_thread(accounts.count, user.id) >= MAX_BOTS:
             raise HTTPException(409, f"an account may have at most {MAX_BOTS} bots")
@@ -274,6 +274,9 @@ async def bot_socket(websocket: WebSocket, table_id: str) -> None:
         return
     client = websocket.client
     if not bots.limiter.take(client.host if client else "unknown"):
+        # Try again later (1013), as documented: only an accepted socket carries the code (a
+        # refused handshake reaches the client as HTTP 403, like a revoked token).
+        await websocket.accept()
         await websocket.close(code=1013)
         return
     found = await bots.bot_of(websocket.headers)

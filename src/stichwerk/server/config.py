@@ -7,6 +7,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 
 class SettingError(ValueError):
@@ -44,7 +45,7 @@ def _env_bool(name: str, default: bool) -> bool:
     return default if raw in (None, "") else raw.lower() in ("1", "true", "yes", "on")
 
 
-EXTERNAL_NAME = re.compile(r"^[a-z0-9_-]{1,24}$")
+EXTERNAL_NAME = re.compile(r"[a-z0-9_-]{1,24}")
 EXTERNAL_PREFIX = "ext:"
 """Outside bots the operator configured are seated under ``ext:NAME``."""
 
@@ -104,7 +105,7 @@ def load_external_bots(path: str) -> tuple[ExternalSpec, ...]:
     specs = []
     for name, entry in bots.items():
         where = f"STICHWERK_EXTERNAL_BOTS: bots.{name}"
-        if not EXTERNAL_NAME.match(name):
+        if not EXTERNAL_NAME.fullmatch(name):
             raise SettingError(f"{where}: a name has 1 to 24 of a-z, 0-9, '-' and '_'")
         if not isinstance(entry, dict):
             raise SettingError(f"{where} must be a table")
@@ -131,6 +132,36 @@ def load_external_bots(path: str) -> tuple[ExternalSpec, ...]:
             )
         )
     return tuple(specs)
+
+
+def host_of(url: str) -> str:
+    """The host of ``url`` as a ``Host`` header names it, lower case, without port or brackets.
+
+    >>> host_of("https://Karten.example:8443/x"), host_of("http://[::1]:8000")
+    ('karten.example', '::1')
+    """
+    host = urlsplit(url).hostname
+    if not host:
+        raise SettingError(f"not an http(s) address with a host: {url!r}")
+    return host.lower()
+
+
+def _hosts_from_env() -> tuple[str, ...]:
+    """``STICHWERK_ALLOWED_HOSTS`` (comma-separated) and the host of ``STICHWERK_PUBLIC_URL``."""
+    hosts = [
+        h.strip().lower().rstrip(".").strip("[]")
+        for h in os.environ.get("STICHWERK_ALLOWED_HOSTS", "").split(",")
+        if h.strip()
+    ]
+    public = os.environ.get("STICHWERK_PUBLIC_URL", "").strip()
+    if public:
+        try:
+            hosts.append(host_of(public))
+        except (SettingError, ValueError):
+            raise SettingError(
+                f"STICHWERK_PUBLIC_URL must be an http(s) address with a host, not {public!r}"
+            ) from None
+    return tuple(dict.fromkeys(hosts))
 
 
 @dataclass(frozen=True)
@@ -181,6 +212,21 @@ class Settings:
     """Seconds a bot account on the bot websocket has for a decision."""
     bot_connect_rate: float = 1.0
     """Bot websocket handshakes per second per address (burst 20)."""
+    header_timeout: float = 10.0
+    """Seconds a connection may take to send a request's head (request line and headers), and
+    to begin its next request on a kept-alive connection, before the server closes it: a
+    client that sends half a request line, or nothing, holds nothing for long (Slowloris)."""
+    max_connections_per_address: int = 64
+    """Open TCP connections one address may hold (websockets included); the next one is closed
+    at once. 0: no cap (behind a proxy on the same machine every connection comes from the
+    proxy's address: cap there, e.g. nginx ``limit_conn``)."""
+    max_sockets_per_address: int = 32
+    """Open websockets (tables, bots, sheets, tournaments) one address may hold; the next
+    handshake is accepted and closed at once with 1013 (try again later). 0: no cap."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names (or addresses) a request's ``Host`` header may name besides the loopback
+    names; ``*`` allows any (an operator whose proxy checks it). A page of another site that
+    rebinds its DNS name to this server names its own host and is refused (400)."""
     deal_seed: str | None = None
     """``None`` (always, in service): every deal is shuffled from the system's secure random
     source, so nobody can foresee a hand. A string seeds each table's deals (and its bots) from
@@ -218,4 +264,8 @@ class Settings:
                 _env_float("STICHWERK_BOT_TIME_LIMIT", 5.0), "STICHWERK_BOT_TIME_LIMIT", 5.0
             ),
             bot_connect_rate=_env_float("STICHWERK_BOT_CONNECT_RATE", 1.0),
+            header_timeout=_env_float("STICHWERK_HEADER_TIMEOUT", 10.0),
+            max_connections_per_address=_env_int("STICHWERK_MAX_CONNECTIONS_PER_ADDRESS", 64),
+            max_sockets_per_address=_env_int("STICHWERK_MAX_SOCKETS_PER_ADDRESS", 32),
+            allowed_hosts=_hosts_from_env(),
         )

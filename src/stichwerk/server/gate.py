@@ -2,6 +2,9 @@
 
 In this order, each refusal the app's JSON error with one line:
 
+0. a ``Host`` the server does not answer to is refused (400), websockets too: a page of another
+   site whose DNS name was rebound to this server names its own host (DNS rebinding), so it
+   gets nothing, although its requests are "same-origin" to the browser;
 1. a write (POST, PUT, ...) from another site's page is refused (403): CSRF;
 2. logins, registrations, guest sign-ups and password changes are rate-limited per address
    (429), and so, more generously, is every other write to the API: a flood costs a dict
@@ -16,6 +19,12 @@ In this order, each refusal the app's JSON error with one line:
    long.
 
 Every response, the refusals included, gets the security headers.
+
+A websocket handshake meets the ``Host`` check, then the per-address handshake rate and the
+cap on open websockets per address (``max_sockets_per_address``, counted here for every
+websocket route while its scope lives). Over either limit it is accepted and closed at once
+with 1013 (try again later), as documented: a refused handshake would reach the browser as
+HTTP 403, which a client cannot tell from "no such table" or "revoked token".
 """
 
 import asyncio
@@ -28,7 +37,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stichwerk.server.config import Settings
 from stichwerk.server.ratelimit import KeyedLimiter
-from stichwerk.server.security import SECURITY_HEADERS, origin_allowed
+from stichwerk.server.security import SECURITY_HEADERS, host_allowed, origin_allowed
+
+TRY_LATER = 1013
+"""The websocket close code for "try again later" (RFC 6455 registry)."""
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 ACCOUNT_PATHS = frozenset({"/api/login", "/api/register", "/api/guest", "/api/password"})
@@ -51,6 +63,18 @@ def client_key(scope: Scope) -> str:
     return str(client[0]) if client else "unknown"
 
 
+async def send_denial(response: JSONResponse, send: Send) -> None:
+    """Send ``response`` as the answer to a websocket handshake (ASGI's denial response)."""
+    await send(
+        {
+            "type": "websocket.http.response.start",
+            "status": response.status_code,
+            "headers": response.raw_headers,
+        }
+    )
+    await send({"type": "websocket.http.response.body", "body": response.body})
+
+
 class Gate:
     """Pure ASGI middleware (no body buffering, no task per request)."""
 
@@ -67,21 +91,17 @@ class Gate:
         self.login_limiter = login_limiter
         self.write_limiter = write_limiter
         self.connect_limiter = connect_limiter
+        self.sockets: dict[str, int] = {}
+        """Open websockets per address."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            if not self.connect_limiter.take(client_key(scope)):
-                # Too many handshakes from this address: refused (1013, try again later)
-                # before any endpoint looks up a session or a table.
-                await receive()  # websocket.connect
-                await send({"type": "websocket.close", "code": 1013})
-                return
-            await self.app(scope, receive, send)
+            await self.websocket(scope, receive, send)
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refusal = self.refuse(scope)
+        refusal = self.refuse_host(scope) or self.refuse(scope)
         if refusal is not None:
             status, message = refusal
             response = JSONResponse({"error": message}, status_code=status)
@@ -131,6 +151,46 @@ class Gate:
             await send(message)
 
         await self.app(scope, counted, send_with_headers)
+
+    async def websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A websocket handshake: the host, the rate and the cap, then the endpoint; the
+        address's count of open websockets lasts as long as the socket."""
+        refusal = self.refuse_host(scope)
+        if refusal is not None:
+            await receive()  # websocket.connect
+            if "websocket.http.response" in scope.get("extensions", {}):
+                response = JSONResponse({"error": refusal[1]}, status_code=refusal[0])
+                response.headers.update(SECURITY_HEADERS)
+                await send_denial(response, send)
+            else:
+                await send({"type": "websocket.close", "code": 1008})
+            return
+        key = client_key(scope)
+        cap = self.settings.max_sockets_per_address
+        if not self.connect_limiter.take(key) or (cap and self.sockets.get(key, 0) >= cap):
+            # Too many handshakes, or too many open websockets, from this address: try again
+            # later (1013), before any endpoint looks up a session or a table. The close code
+            # reaches a client only on an accepted socket.
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": TRY_LATER})
+            return
+        self.sockets[key] = self.sockets.get(key, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            held = self.sockets.get(key, 1) - 1
+            if held > 0:
+                self.sockets[key] = held
+            else:
+                self.sockets.pop(key, None)
+
+    def refuse_host(self, scope: Scope) -> tuple[int, str] | None:
+        """400 for a ``Host`` this server does not answer to (DNS rebinding)."""
+        host = Headers(scope=scope).get("host")
+        if host is None or host_allowed(host, self.settings.allowed_hosts):
+            return None  # no Host (HTTP/1.0 from a script): no browser page sends that
+        return 400, "unknown host; this server answers only to its own names"
 
     def body_cap(self, scope: Scope) -> int:
         """The most bytes a request's body may hold."""
