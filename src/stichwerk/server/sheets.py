@@ -5,18 +5,30 @@ may enter, correct and delete deals, and a read-only *follower* link. Everything
 ``stichwerk.sheet`` (the engines' own scoring); this module only stores, serves and broadcasts.
 
 - ``SheetHub`` keeps the lists in use in memory, each rebuilt from its change log
-  (``stichwerk.sheet.log.replay``). A change is applied under the list's lock, committed by the
-  ``ChangeWriter`` and only then answered and broadcast, so an acknowledged entry survives a
-  crash; a refused change is never stored; a change whose key was applied before answers as the
-  first time and changes nothing.
-- Every page open on a list holds a websocket (``/ws/sheets/{token}``) and gets the whole sheet
-  after each change (the latest one only, if it falls behind).
+  (``stichwerk.sheet.log.replay``), as many as fit in ``STICHWERK_SHEET_MEMORY_MB`` (an
+  estimate from each list's JSON size; the least used idle ones are dropped and rebuilt when
+  asked). A change is applied under the list's lock, committed by the ``ChangeWriter`` and only
+  then answered and broadcast, so an acknowledged entry survives a crash; a refused change is
+  never stored; a change whose key was applied before answers as the first time and changes
+  nothing.
+- Scoring never runs on the event loop: every change, preview, import and rebuild is scored on
+  the ``ScoreQueue``'s own threads (the default pool stays free for database reads), on a copy
+  of the sheet that takes the list's place only once the change is stored. The queue is
+  bounded: when it is full the answer is 503 "busy, try again", never a pile-up. A change
+  scores only from the changed deal on (``Sheet.apply``), and a list holds at most
+  ``stichwerk.sheet.MAX_DEALS`` deals.
+- Every page open on a list holds a websocket (``/ws/sheets/{token}``): it gets the whole sheet
+  when it connects, then after each change a frame with the rows from the first changed one on
+  (``from``: its index; ``base``: the position in the log the page must have reached for the
+  frame to apply), never the whole list again. A page that falls behind gets one frame from the
+  earliest row it missed. The answer to a change is the same part of the sheet.
 - The pages (``/s/new``, ``/s/{token}``) work offline: a service worker (``/s/sw.js``) keeps
   them, the browser code and Pyodide, and the phone scores waiting entries with the same Python
   (``/s/py/stichwerk.zip``, run in a worker, ``/s/py/worker.js``).
 """
 
 import asyncio
+import concurrent.futures
 import contextlib
 import hashlib
 import io
@@ -25,12 +37,14 @@ import logging
 import mimetypes
 import os
 import re
+import threading
 import zipfile
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import segno
 from fastapi import APIRouter, HTTPException, Query, Request, WebSocket
@@ -43,7 +57,15 @@ from stichwerk.games import get_game
 from stichwerk.server.jsonsafe import read_json_object
 from stichwerk.server.ratelimit import KeyedLimiter, TokenBucket
 from stichwerk.server.security import origin_allowed
-from stichwerk.sheet import Sheet, SheetConflict, read_lines, read_settings, write_csv, write_lines
+from stichwerk.sheet import (
+    Applied,
+    Sheet,
+    SheetConflict,
+    read_lines,
+    read_settings,
+    write_csv,
+    write_lines,
+)
 from stichwerk.sheet.log import replay
 from stichwerk.storage.db import Database
 from stichwerk.storage.sheets import ChangeWriter, ListInfo, NewChange, SheetRepo
@@ -63,6 +85,16 @@ WS_MESSAGE_LIMIT = 1024
 JSON = "application/json"
 KEPT_LISTS = 2000
 """Lists kept in memory besides those open on a page (the least used are rebuilt when asked)."""
+MEMORY_MB = 256
+"""Default of ``STICHWERK_SHEET_MEMORY_MB``: what the idle lists kept in memory may take."""
+OBJECT_FACTOR = 8
+"""A list's rows as Python objects take about this many times their JSON text (measured with
+``tracemalloc`` on a 1,500-deal Doppelkopf list: about 6x, rounded up)."""
+SCORE_WORKERS = 1
+"""Default of ``STICHWERK_SHEET_WORKERS``: threads that score changes, previews and imports."""
+SCORE_QUEUE = 16
+"""Default of ``STICHWERK_SHEET_QUEUE``: scoring jobs running or waiting; one more is 503."""
+BUSY = "busy, try again"
 PURE_PACKAGES = ("core", "cego", "doppelkopf", "sheet")
 """What the phone runs: the rules and the sheet, which need the standard library only."""
 STATIC_FILES = (
@@ -109,6 +141,96 @@ class Watcher:
 
 
 W = TypeVar("W", bound=Watcher)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class ScoreQueue:
+    """The sheets' scoring work, off the event loop: threads of its own (an import or a long
+    correction never takes the default pool's threads from database reads) and a bounded
+    number of jobs running or waiting; one more is refused with 503 at once."""
+
+    def __init__(self, workers: int = SCORE_WORKERS, depth: int = SCORE_QUEUE) -> None:
+        self.executor = concurrent.futures.ThreadPoolExecutor(
+            max(1, workers), thread_name_prefix="sheet-score"
+        )
+        self.depth = max(1, depth)
+        self._pending = 0
+        self._lock = threading.Lock()
+
+    @property
+    def pending(self) -> int:
+        return self._pending
+
+    async def run(self, fn: "Callable[P, R]", *args: P.args, **kwargs: P.kwargs) -> R:
+        """``fn(*args)`` on a scoring thread; 503 "busy, try again" when the queue is full.
+        A job counts until it has run, even if its caller has gone (a closed connection)."""
+        with self._lock:
+            if self._pending >= self.depth:
+                raise HTTPException(503, BUSY, headers={"retry-after": "1"})
+            self._pending += 1
+        try:
+            future = self.executor.submit(fn, *args, **kwargs)
+        except BaseException:
+            self._done(None)
+            raise
+        future.add_done_callback(self._done)
+        return await asyncio.wrap_future(future)
+
+    def _done(self, _: object) -> None:
+        with self._lock:
+            self._pending -= 1
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+@dataclass(eq=False)
+class SheetPage(Watcher):
+    """A page open on a list: sent the rows that changed. ``pending`` is the (``from``,
+    ``base``) of the frame it has not been sent yet; a change before it is sent widens it, so
+    a page that falls behind gets one frame from the earliest row it missed."""
+
+    pending: tuple[int, int] = (0, 0)
+
+    def follow(self, live: "LiveList", start: int, base: int) -> None:
+        if self.latest is not None:
+            start, base = min(start, self.pending[0]), self.pending[1]
+        self.pending = (start, base)
+        self.send(live.frame(start, base))
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A sheet after a change, scored on a worker thread with the JSON of what changed written
+    there too (the event loop only joins texts): the new rows' texts are cached on the rows."""
+
+    sheet: Sheet
+    done: Applied
+    head: str
+    """``sheet.to_json(rows=False)`` as JSON text."""
+    size: int
+    """The estimated bytes the sheet takes in memory."""
+
+
+def _head(sheet: Sheet) -> str:
+    return json.dumps(sheet.to_json(rows=False), ensure_ascii=False)
+
+
+def _size(sheet: Sheet) -> int:
+    """An estimate of the memory a sheet takes: its rows' JSON text, times ``OBJECT_FACTOR``."""
+    return OBJECT_FACTOR * sum(len(row.json_text) for row in sheet.rows) + 4096
+
+
+def _score_change(sheet: Sheet, change: dict[str, Any]) -> Scored:
+    """``change`` applied to a copy of ``sheet`` (runs on a scoring thread; ``sheet`` itself is
+    still read by the event loop and stays as it is)."""
+    twin = sheet.fork()
+    done = twin.apply(change)
+    rows = twin.rows
+    for row in rows[done.start :]:
+        _ = row.json_text
+    return Scored(twin, done, _head(twin), _size(twin))
 
 
 @dataclass(eq=False)
@@ -121,53 +243,87 @@ class LiveList:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     last_change: dict[str, Any] | None = None
+    size: int = 0
+    """The estimated bytes the list takes in memory (``_size``)."""
+    _head: str | None = None
     _text: str | None = None
-    _frame: str | None = None
+    _frames: dict[tuple[int, int], str] = field(default_factory=dict)
 
-    def sheet_text(self) -> str:
-        """The sheet as JSON text, written once per change for every page and answer; each
-        row's text is written once for good (``Row.json_text``), so a change writes one row and
-        keeps no second copy of the sheet as objects (few objects: short garbage collections)."""
-        if self._text is None:
-            head = json.dumps(self.sheet.to_json(rows=False), ensure_ascii=False)
-            rows = ", ".join(row.json_text for row in self.sheet.rows)
-            self._text = f'{{"rows": [{rows}], {head[1:]}'
-        return self._text
+    def head_text(self) -> str:
+        if self._head is None:
+            self._head = _head(self.sheet)
+        return self._head
 
-    def frame(self) -> str:
-        """The ``sheet`` frame every page gets: the position in the log, the change that led
-        there (so a page keeping the log can follow) and the whole sheet."""
-        if self._frame is None:
-            head = json.dumps({"type": "sheet", "seq": self.seq, "change": self.last_change},
-                              ensure_ascii=False)  # fmt: skip
-            self._frame = f'{head[:-1]}, "sheet": {self.sheet_text()}}}'
-        return self._frame
+    def sheet_text(self, start: int = 0) -> str:
+        """The sheet as JSON text with the rows from index ``start`` on; each row's text is
+        written once for good (``Row.json_text``), so a change writes only its rows and keeps
+        no second copy of the sheet as objects (few objects: short garbage collections)."""
+        if start == 0 and self._text is not None:
+            return self._text
+        rows = ", ".join(row.json_text for row in self.sheet.rows[start:])
+        text = f'{{"rows": [{rows}], {self.head_text()[1:]}'
+        if start == 0:
+            self._text = text
+        return text
 
-    def changed(self, seq: int, change: dict[str, Any] | None) -> None:
-        """The sheet has taken change ``seq``: send every page the new sheet."""
+    def frame(self, start: int = 0, base: int = 0) -> str:
+        """The ``sheet`` frame for the pages: the position in the log, the change that led
+        there (so a page keeping the log can follow), ``from`` and ``base`` (see the module
+        docstring) and the sheet with the rows from ``start`` on (0: the whole sheet)."""
+        key = (start, base if start else 0)
+        text = self._frames.get(key)
+        if text is None:
+            head = json.dumps({"type": "sheet", "seq": self.seq, "change": self.last_change,
+                               "from": key[0], "base": key[1]}, ensure_ascii=False)  # fmt: skip
+            text = self._frames[key] = f'{head[:-1]}, "sheet": {self.sheet_text(start)}}}'
+        return text
+
+    def changed(self, seq: int, change: dict[str, Any] | None, scored: Scored) -> None:
+        """The sheet has taken change ``seq``: send every page the rows it changed."""
+        base = self.seq
+        self.sheet, self.size, self._head = scored.sheet, scored.size, scored.head
         self.seq, self.last_change = seq, change
-        self._text = self._frame = None
-        text = self.frame()
+        self._text = None
+        self._frames = {}
+        start = scored.done.start
         for watcher in self.watchers:
-            watcher.send(text)
+            if isinstance(watcher, SheetPage):
+                watcher.follow(self, start, base)
+            else:
+                watcher.send(self.frame())  # another kind (a tournament's): the whole sheet
 
 
 def _load(repo: SheetRepo, list_id: str) -> LiveList | None:
-    """A list rebuilt from its stored log (runs in a worker thread)."""
+    """A list rebuilt from its stored log (runs on a scoring thread), its JSON written there."""
     info = repo.get(list_id)
     if info is None:
         return None
     changes = repo.changes(list_id)
     sheet = replay(info.settings, (c.change for c in changes))
-    return LiveList(info, sheet, changes[-1].seq if changes else 0)
+    return _prepared(info, sheet, changes[-1].seq if changes else 0)
+
+
+def _prepared(info: ListInfo, sheet: Sheet, seq: int) -> LiveList:
+    """A list in memory with its texts written (on the thread that scored it)."""
+    live = LiveList(info, sheet, seq, size=_size(sheet))
+    live.sheet_text()
+    return live
 
 
 class SheetHub:
     """The lists this process serves; the only writer of their logs."""
 
-    def __init__(self, repo: SheetRepo) -> None:
+    def __init__(
+        self,
+        repo: SheetRepo,
+        scoring: ScoreQueue | None = None,
+        memory: int = MEMORY_MB * 1024 * 1024,
+    ) -> None:
         self.repo = repo
         self.writer = ChangeWriter(repo)
+        self.scoring = scoring or ScoreQueue()
+        self.memory = memory
+        """Bytes the idle lists kept in memory may take (estimated: ``LiveList.size``)."""
         self._lists: OrderedDict[str, LiveList] = OrderedDict()
         self._loading = asyncio.Lock()
         self._tokens: dict[str, tuple[str, str]] = {}
@@ -193,7 +349,7 @@ class SheetHub:
                 live = self._lists.get(list_id)
                 if live is None:
                     try:
-                        loaded = await asyncio.to_thread(_load, self.repo, list_id)
+                        loaded = await self.scoring.run(_load, self.repo, list_id)
                     except StichwerkError as exc:
                         log.error("score sheet %s cannot be rebuilt: %s", list_id, exc)
                         raise HTTPException(503, f"this list cannot be read: {exc}") from None
@@ -205,25 +361,38 @@ class SheetHub:
         self._forget_idle()
         return live
 
+    def memory_used(self) -> int:
+        """The estimated bytes of every list kept in memory."""
+        return sum(live.size for live in self._lists.values())
+
     def _forget_idle(self) -> None:
-        if len(self._lists) <= KEPT_LISTS:
+        """Drop the least used lists no page has open while more than ``KEPT_LISTS`` are kept
+        or they take more than ``memory`` bytes (the one just asked for is the newest)."""
+        used = self.memory_used()
+        if len(self._lists) <= KEPT_LISTS and used <= self.memory:
             return
-        for list_id, live in list(self._lists.items()):
-            if len(self._lists) <= KEPT_LISTS:
+        for list_id, live in list(self._lists.items())[:-1]:
+            if len(self._lists) <= KEPT_LISTS and used <= self.memory:
                 break
             if not live.watchers and not live.lock.locked():
                 del self._lists[list_id]
+                used -= live.size
 
     async def apply(self, live: LiveList, change: dict[str, Any], link: str) -> Response:
-        """Apply ``change`` to the list, store it, broadcast it; the answer for the phone."""
+        """Apply ``change`` to the list (scored on a scoring thread), store it, broadcast the
+        rows it changed; the answer for the phone: what was applied and those rows."""
         async with live.lock:
             try:
-                done = live.sheet.apply(change)
+                scored = await self.scoring.run(_score_change, live.sheet, change)
             except SheetConflict as exc:
                 raise HTTPException(409, str(exc)) from None
             except StichwerkError as exc:
                 raise HTTPException(400, str(exc)) from None
-            if not done.duplicate:
+            done = scored.done
+            base, start = live.seq, done.start
+            if done.duplicate:
+                start = 0  # a repeat: the whole sheet as it stands (nothing was scored)
+            else:
                 stored = {**change, "key": done.key}
                 if done.kind == "add":
                     stored["entry"] = done.entry_id
@@ -233,10 +402,10 @@ class SheetHub:
                     )
                 except Exception:
                     log.exception("could not store a change of score sheet %s", live.info.id)
-                    # The sheet in memory has the change the database refused: rebuild it.
-                    self._lists.pop(live.info.id, None)
+                    # The list in memory never took the change: it stays as it was.
                     raise HTTPException(503, "the change could not be saved; try again") from None
-                live.changed(live.seq + 1, stored)
+                live.changed(live.seq + 1, stored, scored)
+                self._forget_idle()
             head = json.dumps(
                 {
                     "applied": {
@@ -246,10 +415,42 @@ class SheetHub:
                         "duplicate": done.duplicate,
                     },
                     "seq": live.seq,
+                    "from": start,
+                    "base": base if start else 0,
                 }
             )
-            # The sheet's text is the one every page was just sent: written once.
-            return Response(f'{head[:-1]}, "sheet": {live.sheet_text()}}}', media_type=JSON)
+            return Response(f'{head[:-1]}, "sheet": {live.sheet_text(start)}}}', media_type=JSON)
+
+    async def preview(self, live: LiveList, summary: dict[str, Any], entry: str | None) -> str:
+        """The row ``summary`` would make (scored on a scoring thread) as JSON text."""
+        sheet = live.sheet
+
+        def score() -> str:
+            row = sheet.preview(summary, entry_id=entry)
+            return json.dumps({"row": row.to_json()}, ensure_ascii=False)
+
+        try:
+            return await self.scoring.run(score)
+        except StichwerkError as exc:
+            raise HTTPException(400, str(exc)) from None
+
+    async def import_list(self, text: str) -> LiveList:
+        """A new list from a JSON-lines file: read and scored on a scoring thread, stored, and
+        kept in memory as read (its log is not replayed a second time)."""
+        try:
+            sheet = await self.scoring.run(read_lines, text)
+        except StichwerkError as exc:
+            raise HTTPException(400, str(exc)) from None
+        changes = [
+            (e.id, {"op": "add", "summary": e.summary, "entry": e.id, "key": e.id})
+            for e in sheet.entries
+        ]
+        info = await self.create(sheet.settings.to_json(), changes, "import")
+        live = await self.scoring.run(_prepared, info, sheet, len(changes))
+        if info.id not in self._lists:
+            self._lists[info.id] = live
+        self._forget_idle()
+        return self._lists[info.id]
 
     async def create(
         self, settings: dict[str, Any], changes: list[tuple[str, dict[str, Any]]], link: str
@@ -271,6 +472,7 @@ class SheetHub:
                 watcher.closed = True
                 watcher.wake.set()
         self.writer.close()
+        self.scoring.close()
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -408,17 +610,7 @@ def sheet_api() -> APIRouter:
         text = body.get("text")
         if set(body) != {"text"} or not isinstance(text, str):
             raise HTTPException(400, "'text': send the list's JSON lines as {\"text\": ...}")
-        try:
-            sheet = await asyncio.to_thread(read_lines, text)
-        except StichwerkError as exc:
-            raise HTTPException(400, str(exc)) from None
-        changes = [
-            (e.id, {"op": "add", "summary": e.summary, "entry": e.id, "key": e.id})
-            for e in sheet.entries
-        ]
-        hub = _hub(request)
-        info = await hub.create(sheet.settings.to_json(), changes, "import")
-        return _answer(await hub.live(info.id), "scorer")
+        return _answer(await _hub(request).import_list(text), "scorer")
 
     @router.get("/{token}")
     async def get(request: Request, token: str) -> Response:
@@ -437,22 +629,19 @@ def sheet_api() -> APIRouter:
                 "changes": [r.to_json() for r in rows]}  # fmt: skip
 
     @router.post("/{token}/preview")
-    async def preview(request: Request, token: str) -> dict[str, Any]:
+    async def preview(request: Request, token: str) -> Response:
         """The scored line a summary would make (as the next deal, or in place of ``entry``),
         with its items, without saving anything."""
         body = await read_json_object(request, CHANGE_LIMIT)
-        live, role = await _hub(request).open(token)
+        hub = _hub(request)
+        live, role = await hub.open(token)
         _need_scorer(role)
         summary, entry = body.get("summary"), body.get("entry")
         if not set(body) <= {"summary", "entry"} or not isinstance(summary, dict):
             raise HTTPException(400, "'summary': send {\"summary\": {...}}, 'entry' to correct")
         if entry is not None and not isinstance(entry, str):
             raise HTTPException(400, "'entry' must be a deal's id")
-        try:
-            row = live.sheet.preview(summary, entry_id=entry)
-        except StichwerkError as exc:
-            raise HTTPException(400, str(exc)) from None
-        return {"row": row.to_json()}
+        return Response(await hub.preview(live, summary, entry), media_type=JSON)
 
     @router.post("/{token}/changes")
     async def change(request: Request, token: str) -> Response:
@@ -465,15 +654,17 @@ def sheet_api() -> APIRouter:
 
     @router.get("/{token}/export.jsonl")
     async def export_lines(request: Request, token: str) -> Response:
-        live, _ = await _hub(request).open(token)
-        return _download(
-            write_lines(live.sheet), "application/x-ndjson", _filename(live.info, "jsonl")
-        )
+        hub = _hub(request)
+        live, _ = await hub.open(token)
+        text = await hub.scoring.run(write_lines, live.sheet)
+        return _download(text, "application/x-ndjson", _filename(live.info, "jsonl"))
 
     @router.get("/{token}/export.csv")
     async def export_csv(request: Request, token: str) -> Response:
-        live, _ = await _hub(request).open(token)
-        return _download(write_csv(live.sheet), "text/csv", _filename(live.info, "csv"))
+        hub = _hub(request)
+        live, _ = await hub.open(token)
+        text = await hub.scoring.run(write_csv, live.sheet)
+        return _download(text, "text/csv", _filename(live.info, "csv"))
 
     @router.get("/{token}/qr/{which}.svg")
     async def qr(request: Request, token: str, which: str) -> Response:
@@ -514,7 +705,7 @@ async def sheet_socket(websocket: WebSocket, token: str) -> None:
         await websocket.close(code=1008)
         return
     await websocket.accept()
-    watcher = Watcher()
+    watcher = SheetPage()
     watcher.send(live.frame())
     hello = json.dumps({"type": "hello", "role": role})
     await serve_watcher(websocket, watcher, live.watchers, hello)
@@ -679,10 +870,27 @@ def _manifest(request: Request, start: str, title: str | None) -> Response:
     return JSONResponse(body, media_type="application/manifest+json")
 
 
+def _env_int(name: str, default: int) -> int:
+    """A whole-number setting from the environment; a bad one stops the start with one line."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, not {raw!r}") from None
+    if value < 1:
+        raise SystemExit(f"{name} must be at least 1")
+    return value
+
+
 def install(app: Any, db: Database, templates: "Jinja2Templates") -> SheetHub:
     """Add the score sheet to the app (its routes, websocket and hub); returns the hub, which
     the app closes on shutdown."""
-    hub = SheetHub(SheetRepo(db))
+    scoring = ScoreQueue(_env_int("STICHWERK_SHEET_WORKERS", SCORE_WORKERS),
+                         _env_int("STICHWERK_SHEET_QUEUE", SCORE_QUEUE))  # fmt: skip
+    memory = _env_int("STICHWERK_SHEET_MEMORY_MB", MEMORY_MB) * 1024 * 1024
+    hub = SheetHub(SheetRepo(db), scoring, memory)
     app.state.sheets = hub
     app.include_router(sheet_api())
     app.include_router(sheet_pages(templates))

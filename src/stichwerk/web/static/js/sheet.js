@@ -76,13 +76,25 @@ async function fetchLog() {
 }
 
 /**
- * The server's answer to a change or a frame: adopt its sheet and follow the log.
+ * The server's answer to a change or a frame: adopt its sheet and follow the log. A part of the
+ * sheet (``from`` > 0) holds the rows from index ``from`` on, the rows before it as they were at
+ * position ``base`` of the log: it applies to a sheet at ``base`` or later; a page further
+ * behind reads the whole sheet anew.
  * @param {number} seq
  * @param {any} sheet
  * @param {any} change the change stored at ``seq`` (if known)
+ * @param {number} [from] the index of the sheet's first row (0: the whole sheet)
+ * @param {number} [base] the position a part applies to
  */
-async function adopt(seq, sheet, change) {
+async function adopt(seq, sheet, change, from = 0, base = 0) {
   if (!list || seq < list.seq) return;
+  if (from > 0) {
+    if (base > list.seq || !list.sheet || list.sheet.rows.length < from) {
+      await reload();
+      return;
+    }
+    sheet = { ...sheet, rows: [...list.sheet.rows.slice(0, from), ...sheet.rows] };
+  }
   list.sheet = sheet;
   if (change && seq === list.log.length + 1) list.log.push(change);
   list.seq = seq;
@@ -90,6 +102,12 @@ async function adopt(seq, sheet, change) {
   list.seen = Date.now();
   root.dataset.seq = String(list.seq);
   await store.keepList(list);
+}
+
+/** Read the whole sheet anew (a part came that this page is too far behind for). */
+async function reload() {
+  const got = await request(`/api/sheets/${token}`);
+  if (got.ok && list) await adopt(got.data.seq, got.data.sheet, null);
 }
 
 function connect() {
@@ -103,7 +121,7 @@ function connect() {
   socket.addEventListener("message", async (event) => {
     const frame = JSON.parse(event.data);
     if (frame.type !== "sheet") return;
-    await adopt(frame.seq, frame.sheet, frame.change);
+    await adopt(frame.seq, frame.sheet, frame.change, frame.from || 0, frame.base || 0);
     await rescore();
     render();
   });
@@ -132,7 +150,8 @@ async function sync() {
       if (got.ok) {
         await store.done(item.key);
         const applied = got.data.applied;
-        await adopt(got.data.seq, got.data.sheet, applied.duplicate ? null : { ...item.change, key: applied.key, entry: applied.entry });
+        await adopt(got.data.seq, got.data.sheet, applied.duplicate ? null : { ...item.change, key: applied.key, entry: applied.entry },
+          got.data.from || 0, got.data.base || 0);
       } else if (got.status >= 500 || got.status === 429) {
         break;
       } else {
