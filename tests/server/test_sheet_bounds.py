@@ -81,7 +81,8 @@ def test_a_page_that_falls_behind_gets_one_frame_from_the_earliest_row_it_missed
     sheet = Sheet(ListSettings(game="doppelkopf", profile="wielandstrasse", names=tuple(NAMES)))
     for n in range(10):
         sheet.add(normal(rng), entry_id=f"d{n}")
-    info = ListInfo("l1", "s" * 22, "f" * 22, "doppelkopf", sheet.settings.to_json(), datetime.now(UTC))
+    now = datetime.now(UTC)
+    info = ListInfo("l1", "s" * 22, "f" * 22, "doppelkopf", sheet.settings.to_json(), now)
     live = LiveList(info, sheet, 10)
     page = SheetPage()
     live.watchers.add(page)
