@@ -47,6 +47,16 @@ def test_json_gives_rows_and_totals_after_penalties() -> None:
             "stichwerk: line 2: deal 1: 're_augen' must be from 0 to 240",
         ),
         ("not json\n", "stichwerk: line 1: the line is not valid JSON"),
+        (
+            '{"list": {"game": "cego"}}\n{"contract": "eine", "declarer": 1,'
+            ' "declarer_points": 1e308}\n',
+            "stichwerk: line 2: deal 1: 'declarer_points' of the summary must be a number",
+        ),
+        (
+            '{"list": {"game": "cego"}}\n{"contract": "eine", "declarer": 1,'
+            ' "declarer_points": NaN}\n',
+            "stichwerk: line 2: deal 1: 'declarer_points' of the summary must be a number",
+        ),
         ("", "stichwerk: line 1: the list is empty"),
     ],
 )
