@@ -87,9 +87,10 @@ KEPT_LISTS = 2000
 """Lists kept in memory besides those open on a page (the least used are rebuilt when asked)."""
 MEMORY_MB = 256
 """Default of ``STICHWERK_SHEET_MEMORY_MB``: what the idle lists kept in memory may take."""
-OBJECT_FACTOR = 8
-"""A list's rows as Python objects take about this many times their JSON text (measured with
-``tracemalloc`` on a 1,500-deal Doppelkopf list: about 6x, rounded up)."""
+OBJECT_FACTOR = 9
+"""A list in memory takes about this many times its rows' JSON text: measured with
+``tracemalloc`` on a 1,500-deal Doppelkopf list (1.0 MB of JSON): 6.5x as objects, 7.7x with
+each row's text kept, and the whole sheet's text once more."""
 SCORE_WORKERS = 1
 """Default of ``STICHWERK_SHEET_WORKERS``: threads that score changes, previews and imports."""
 SCORE_QUEUE = 16
