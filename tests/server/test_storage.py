@@ -58,7 +58,7 @@ def test_migrations_build_the_schema_once(any_url: str) -> None:
         assert {"user_account", "game_table", "table_seat", "deal", "event", "setting"} <= names
         assert {"user_session", "table_viewer"} <= names
         with db.read.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0007"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0008"
         uniques = inspect(db.read).get_unique_constraints("event")
         assert any(set(u["column_names"]) == {"deal_id", "seq"} for u in uniques)
         with db.read.connect() as conn:

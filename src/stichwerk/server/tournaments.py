@@ -35,7 +35,7 @@ from stichwerk.games import game_names
 from stichwerk.server import auth
 from stichwerk.server.bots import available_bots
 from stichwerk.server.gate import LARGE_BODIES
-from stichwerk.server.jsonsafe import read_json_object
+from stichwerk.server.jsonsafe import BadJSON, loads, read_json_object
 from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.security import origin_allowed
 from stichwerk.server.series import TableSeries
@@ -43,6 +43,7 @@ from stichwerk.server.sheets import SheetHub, Watcher, qr_svg, serve_watcher
 from stichwerk.storage.db import Database
 from stichwerk.storage.repo import SeatTaken
 from stichwerk.storage.tournaments import (
+    SeriesLocked,
     TournamentData,
     TournamentError,
     TournamentStore,
@@ -83,6 +84,74 @@ MAX_ROUND = 20
 MAX_TABLE = 100
 MAX_PLAYER = 100_000
 CSV = "text/csv; charset=utf-8"
+MAX_CONTAINERS = 200_000
+"""Objects and arrays (counted as ``{`` and ``[`` bytes, before parsing) in a body to import. A
+real backup of a 200-player tournament (4 rounds of 50 tables, 24 deals a sheet, about 3 MiB)
+has some 35,000; a 16 MiB file of ``{}`` has 5.6 million and cost 420 MiB to parse."""
+MAX_ITEMS = 1_000_000
+"""Commas in a body to import (an upper bound of its values): the same real backup has some
+120,000."""
+LARGE_IMPORTS = 2
+"""Large imports (a backup, a history) running at once in this process; over it 503."""
+LARGE_IMPORTS_PER_ADDRESS = 1
+
+
+class _Slots:
+    """How many large imports run at once, in all and per address (taken before the body is
+    read: a refused request costs nothing)."""
+
+    def __init__(self, total: int, per_address: int) -> None:
+        self.total = total
+        self.per_address = per_address
+        self.running: dict[str, int] = {}
+
+    @contextlib.contextmanager
+    def take(self, request: Request) -> Any:
+        address = request.client.host if request.client else "unknown"
+        if (
+            sum(self.running.values()) >= self.total
+            or self.running.get(address, 0) >= self.per_address
+        ):
+            raise HTTPException(503, "busy with another large import; try again in a minute")
+        self.running[address] = self.running.get(address, 0) + 1
+        try:
+            yield
+        finally:
+            self.running[address] -= 1
+            if not self.running[address]:
+                del self.running[address]
+
+
+def _parse_large(body: bytes) -> Any:
+    """A large body's JSON, in a worker thread: its shape bounded before anything is built."""
+    if body.count(b"{") + body.count(b"[") > MAX_CONTAINERS or body.count(b",") > MAX_ITEMS:
+        raise BadJSON(
+            f"more than {MAX_CONTAINERS} objects or {MAX_ITEMS} values (no real backup has)"
+        )
+    return loads(body)
+
+
+async def read_large_object(request: Request, limit: int) -> dict[str, Any]:
+    """A large body (a backup, a history) as a JSON object: streamed up to ``limit`` bytes,
+    its shape checked and parsed off the event loop (one-line 413 or 400)."""
+    declared = request.headers.get("content-length")
+    too_large = HTTPException(413, f"the request is too large (at most {limit // 1024} KiB)")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    try:
+        data = await asyncio.to_thread(_parse_large, bytes(body))
+    except BadJSON as exc:
+        raise HTTPException(400, f"the request is not valid JSON: {exc}") from None
+    finally:
+        del body
+    if not isinstance(data, dict):
+        raise HTTPException(400, "the request must be a JSON object")
+    return data
 
 
 def _tournament_user(tid: str) -> str:
@@ -525,6 +594,8 @@ async def _run(hub: TournamentHub, tid: str, call: Any, *args: Any) -> Tournamen
             data: TournamentData = await asyncio.to_thread(call, *args)
         except UnknownTournament as exc:
             raise HTTPException(404, str(exc)) from None
+        except SeriesLocked as exc:
+            raise HTTPException(403, str(exc)) from None
         except TournamentError as exc:
             raise HTTPException(409, str(exc)) from None
         except StichwerkError as exc:
@@ -556,6 +627,7 @@ def tournament_api() -> APIRouter:
     """``/api/tournaments`` and ``/api/rankings``."""
     router = APIRouter()
     creating = KeyedLimiter(rate=1.0, burst=30.0)
+    large = _Slots(LARGE_IMPORTS, LARGE_IMPORTS_PER_ADDRESS)
 
     def limit(request: Request) -> None:
         if not creating.take(request.client.host if request.client else "unknown"):
@@ -570,45 +642,65 @@ def tournament_api() -> APIRouter:
         """A new tournament: name, format, date, place, series (and a seed, if you like)."""
         limit(request)
         body = await read_json_object(request, CREATE_LIMIT)
-        allowed = {"name", "format", "date", "place", "series", "seed"}
+        allowed = {"name", "format", "date", "place", "series", "seed", "secret"}
         if set(body) - allowed:
             raise HTTPException(400, f"unknown key {sorted(set(body) - allowed)[0]!r}")
         hub = _hub(request)
         try:
-            data = await asyncio.to_thread(
-                lambda: hub.store.create(
+            data, fresh = await asyncio.to_thread(
+                lambda: hub.store.create_guarded(
                     name=body.get("name"),
                     format_name=body.get("format", "wielandstrasse"),
                     held_on=body.get("date") or dt.date.today().isoformat(),
                     place=body.get("place", ""),
                     series=body.get("series"),
                     seed=body.get("seed"),
+                    secret=body.get("secret"),
                 )
             )
+        except SeriesLocked as exc:
+            raise HTTPException(403, str(exc)) from None
         except StichwerkError as exc:
             raise HTTPException(400, str(exc)) from None
-        return await hub.state(data, True)
+        state = await hub.state(data, True)
+        if fresh is not None:
+            state["series_secret"] = fresh
+        return state
 
     @router.post("/api/tournaments/import")
     async def import_backup(request: Request) -> dict[str, Any]:
         """A tournament from its backup file (``{"backup": {...}, "replace"?: true}``)."""
         limit(request)
-        body = await read_json_object(request, IMPORT_LIMIT)
-        if set(body) - {"backup", "replace"} or not isinstance(body.get("replace", False), bool):
-            raise HTTPException(400, 'send {"backup": {...}} (and "replace": true to replace)')
-        hub = _hub(request)
-        backup = body.get("backup")
-        try:
-            data = await asyncio.to_thread(
-                lambda: hub.store.import_backup(backup, replace_existing=bool(body.get("replace")))
-            )
-        except TournamentError as exc:
-            raise HTTPException(409, str(exc)) from None
-        except StichwerkError as exc:
-            raise HTTPException(400, str(exc)) from None
+        with large.take(request):
+            body = await read_large_object(request, IMPORT_LIMIT)
+            if set(body) - {"backup", "replace", "secret"} or not isinstance(
+                body.get("replace", False), bool
+            ):
+                raise HTTPException(
+                    400, 'send {"backup": {...}} (and "replace": true to replace, "secret")'
+                )
+            hub = _hub(request)
+            backup = body.pop("backup", None)
+            try:
+                data, fresh = await asyncio.to_thread(
+                    lambda: hub.store.import_backup_guarded(
+                        backup,
+                        replace_existing=bool(body.get("replace")),
+                        secret=body.get("secret"),
+                    )
+                )
+            except SeriesLocked as exc:
+                raise HTTPException(403, str(exc)) from None
+            except TournamentError as exc:
+                raise HTTPException(409, str(exc)) from None
+            except StichwerkError as exc:
+                raise HTTPException(400, str(exc)) from None
         hub.forget_all(data.id)
         await hub.changed(data.id)
-        return await hub.state(data, True)
+        state = await hub.state(data, True)
+        if fresh is not None:
+            state["series_secret"] = fresh
+        return state
 
     @router.get("/api/tournaments/{token}")
     async def get(request: Request, token: str) -> dict[str, Any]:
@@ -667,9 +759,10 @@ def tournament_api() -> APIRouter:
             player = _whole(body.get("player"), "player", 0, MAX_PLAYER)
             data = await _run(hub, tid, store.rename_player, tid, player, body.get("name"))
         elif op == "edit":
-            _keys(body, {"name", "date", "place", "series"})
-            fields = {k: v for k, v in body.items() if k != "op"}
-            data = await _run(hub, tid, store.edit, tid, fields)
+            _keys(body, {"name", "date", "place", "series", "secret"})
+            fields = {k: v for k, v in body.items() if k not in ("op", "secret")}
+            secret = body.get("secret")
+            data = await _run(hub, tid, lambda: store.edit(tid, fields, secret=secret, guard=True))
         elif op == "draw":
             _keys(body, set())
             data = await _run(hub, tid, store.draw, tid)
@@ -716,21 +809,31 @@ def tournament_api() -> APIRouter:
 
     @router.post("/api/tournaments/{token}/history")
     async def history(request: Request, token: str) -> dict[str, Any]:
-        """Past tournaments (CSV, ``{"text": ...}``) into this tournament's series."""
-        body = await read_json_object(request, HISTORY_LIMIT)
-        data, director = await _open(request, token)
-        _need_director(director)
-        if set(body) != {"text"} or not isinstance(body["text"], str):
-            raise HTTPException(400, 'send the CSV file as {"text": ...}')
-        store = _hub(request).store
-        try:
-            done: dict[str, Any] = await asyncio.to_thread(
-                store.import_history, data.series, body["text"]
-            )
-        except TournamentError as exc:
-            raise HTTPException(409, str(exc)) from None
-        except StichwerkError as exc:
-            raise HTTPException(400, str(exc)) from None
+        """Past tournaments (CSV, ``{"text": ..., "secret": ...}``) into this tournament's
+        series (its owner's secret needed; written in short batches off the event loop)."""
+        with large.take(request):
+            body = await read_large_object(request, HISTORY_LIMIT)
+            data, director = await _open(request, token)
+            _need_director(director)
+            if not {"text"} <= set(body) <= {"text", "secret"} or not isinstance(body["text"], str):
+                raise HTTPException(400, 'send the CSV file as {"text": ..., "secret": ...}')
+            store = _hub(request).store
+            try:
+                done: dict[str, Any] = await asyncio.to_thread(
+                    lambda: store.import_history(
+                        data.series,
+                        body["text"],
+                        secret=body.get("secret"),
+                        guard=True,
+                        tid=data.id,
+                    )
+                )
+            except SeriesLocked as exc:
+                raise HTTPException(403, str(exc)) from None
+            except TournamentError as exc:
+                raise HTTPException(409, str(exc)) from None
+            except StichwerkError as exc:
+                raise HTTPException(400, str(exc)) from None
         return done
 
     @router.get("/api/tournaments/{token}/backup.json")
@@ -772,6 +875,34 @@ def tournament_api() -> APIRouter:
         years = _query(request, "years", 1, 100, 5) or 5
         latest = _query(request, "latest", 1900, 2200, None)
         return kind, years, latest
+
+    @router.get("/api/rankings/owner")
+    async def owner(request: Request) -> dict[str, Any]:
+        """Whether a series has an owner secret (the new tournament's page asks for it)."""
+        series = series_of(request)
+        owned = await asyncio.to_thread(_hub(request).store.series_owned, series)
+        return {"series": series, "owned": owned}
+
+    @router.post("/api/rankings/secret")
+    async def new_secret(request: Request) -> dict[str, Any]:
+        """A new owner secret for a series (``{"series", "secret"}``: the present one), shown
+        once; a series without one is claimed."""
+        limit(request)
+        body = await read_json_object(request, CREATE_LIMIT)
+        if set(body) - {"series", "secret"} or "series" not in body:
+            raise HTTPException(400, 'send {"series": ..., "secret": ...}')
+        store = _hub(request).store
+        try:
+            fresh = await asyncio.to_thread(
+                lambda: store.set_series_secret(body["series"], body.get("secret"))
+            )
+        except SeriesLocked as exc:
+            raise HTTPException(403, str(exc)) from None
+        except UnknownTournament as exc:
+            raise HTTPException(404, str(exc)) from None
+        except StichwerkError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return {"series": body["series"], "series_secret": fresh}
 
     @router.get("/api/rankings")
     async def all_series(request: Request) -> dict[str, Any]:

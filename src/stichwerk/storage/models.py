@@ -239,6 +239,10 @@ class Tournament(Base):
     public_token: Mapped[str] = mapped_column(String(43), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    series_key: Mapped[str | None] = mapped_column(String(64), default=None)
+    """The series' secret hash when its owner let this tournament in (made with the secret, or
+    the series' first): its director adds history without the secret until the secret is
+    changed (migration 0008)."""
 
 
 class TournamentPlayer(Base):
@@ -322,6 +326,31 @@ class RankingRow(Base):
     participants: Mapped[int] = mapped_column(Integer)
     tournament_id: Mapped[str | None] = mapped_column(ForeignKey("tournament.id"), default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    import_id: Mapped[str | None] = mapped_column(String(16), index=True, default=None)
+    """The history import that wrote the row (``None``: a finished tournament's or older): the
+    row counts only once its import is ``done`` (migration 0008)."""
+
+
+class HistoryImport(Base):
+    """A club history's import, written in short batches: its rows count only once ``done`` is
+    set (one row's update), so a failed or unfinished import leaves no half history."""
+
+    __tablename__ = "history_import"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    series: Mapped[str] = mapped_column(String(120))
+    done: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeriesOwner(Base):
+    """The owner secret of a club or series (its SHA-256 only): adding a tournament, a history
+    or a backup to the series needs it (migration 0008)."""
+
+    __tablename__ = "series_owner"
+    series: Mapped[str] = mapped_column(String(120), primary_key=True)
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class BotToken(Base):

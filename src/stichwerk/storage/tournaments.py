@@ -28,18 +28,22 @@ second laptop can take over from it.
 
 import datetime as dt
 import functools
+import hashlib
 import json
 import math
 import os
 import re
 import secrets
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import ColumnElement, delete, func, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from stichwerk.core.errors import StichwerkError
@@ -49,10 +53,12 @@ from stichwerk.sheet import read_settings
 from stichwerk.sheet.log import replay
 from stichwerk.storage.db import Database
 from stichwerk.storage.models import (
+    HistoryImport,
     Person,
     RankingRow,
     ScoreChange,
     ScoreList,
+    SeriesOwner,
     Tournament,
     TournamentChange,
     TournamentPlayer,
@@ -99,6 +105,24 @@ TOKEN_BYTES = 16
 SOURCES = ("director", "cli", "sheet", "online", "import")
 """Who made a change: the director's page, the command line, a table's score sheet, an online
 table, a backup imported."""
+MAX_HISTORY_ROWS = 20_000
+"""Rows of one history import: a club's whole past (40 years of 12 tournaments of 40 players
+is 19,200) in one file; a larger one is split by years."""
+MAX_SERIES_ROWS = 100_000
+"""Rows a series' history may hold in all (every list is computed from all of them)."""
+HISTORY_BATCH = 500
+"""Rows written per transaction of a history import: each holds SQLite's write lock for a few
+milliseconds, so a table's moves and a sheet's entries go on between them."""
+HISTORY_PAUSE = 0.01
+"""Seconds between two batches: SQLite's busy handler retries a waiting writer after 1, 2, 5 ...
+100 ms, and a batch that began again at once could starve it; a pause as long as a batch leaves
+the lock free half the time."""
+STALE_IMPORT = dt.timedelta(hours=1)
+"""An import not done after this long was cut off (a crash); its rows are cleared away."""
+MAX_BACKUP_NUMBER = 10**9
+"""No number in a backup's score sheets or log is larger than this (points, Augen, games)."""
+SECRET_BYTES = 12
+"""A series' owner secret: 16 characters from ``secrets`` (96 bits)."""
 
 
 class UnknownTournament(StichwerkError):
@@ -108,6 +132,89 @@ class UnknownTournament(StichwerkError):
 class TournamentError(StichwerkError):
     """The request does not fit the tournament as it stands (a round not complete, a player
     already withdrawn ...); the message says why."""
+
+
+class SeriesLocked(StichwerkError):
+    """The series has an owner secret, and it was not given (or not rightly): nobody but its
+    owner adds a tournament, a history or a backup to a club's ranking list."""
+
+
+def hash_secret(secret: str) -> str:
+    """What is stored of a series' secret (its SHA-256: the secret itself is random)."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def _secret_matches(stored: str, given: object) -> bool:
+    if not isinstance(given, str) or not 1 <= len(given) <= 64:
+        return False
+    return secrets.compare_digest(stored, hash_secret(given.strip()))
+
+
+def _locked(series: str) -> SeriesLocked:
+    return SeriesLocked(
+        f"the series {series!r} has an owner: give its secret (shown to the director who made "
+        "its first tournament)"
+    )
+
+
+def _insert_ignoring(session: Session, model: Any, rows: list[dict[str, Any]]) -> None:
+    """Insert ``rows``, skipping any a concurrent writer inserted first (its unique key)."""
+    if not rows:
+        return
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        session.execute(postgresql.insert(model).on_conflict_do_nothing(), rows)
+    elif dialect == "sqlite":
+        session.execute(sqlite.insert(model).on_conflict_do_nothing(), rows)
+    else:  # pragma: no cover - the two databases the project runs on
+        session.execute(insert(model), rows)
+
+
+def _guard_series(session: Session, series: str, secret: object, *, claim: bool) -> str | None:
+    """May the caller add to ``series``? An owned series needs its secret (else
+    :class:`SeriesLocked`); an unowned one is claimed with ``claim`` (the new secret returned,
+    to be shown once)."""
+    owner = session.get(SeriesOwner, series)
+    if owner is not None:
+        if not _secret_matches(owner.secret_hash, secret):
+            raise _locked(series)
+        return None
+    if not claim:
+        return None
+    fresh = secrets.token_urlsafe(SECRET_BYTES)
+    _insert_ignoring(
+        session,
+        SeriesOwner,
+        [
+            {
+                "series": series,
+                "secret_hash": hash_secret(fresh),
+                "created_at": utcnow(),
+                "changed_at": utcnow(),
+            }
+        ],
+    )
+    stored = session.scalar(select(SeriesOwner.secret_hash).where(SeriesOwner.series == series))
+    if stored != hash_secret(fresh):
+        # Another director claimed it a moment before: it is theirs now.
+        if not _secret_matches(str(stored), secret):
+            raise _locked(series)
+        return None
+    return fresh
+
+
+def _owner_hash(session: Session, series: str) -> str | None:
+    found = session.scalar(select(SeriesOwner.secret_hash).where(SeriesOwner.series == series))
+    return None if found is None else str(found)
+
+
+def _counted() -> ColumnElement[bool]:
+    """The ranking rows that count: a finished tournament's, and a history import's once it is
+    done (its batches written)."""
+    return or_(
+        RankingRow.import_id.is_(None),
+        RankingRow.import_id.in_(select(HistoryImport.id).where(HistoryImport.done.is_(True))),
+    )
 
 
 # ------------------------------------------------------------------------------ snapshots
@@ -833,7 +940,36 @@ class TournamentStore:
         seed: object = None,
         source: str = "director",
     ) -> TournamentData:
-        """A new tournament (status ``registration``), with fresh links."""
+        """A new tournament (status ``registration``), with fresh links (the operator's: no
+        series secret asked, none made)."""
+        data, _ = self.create_guarded(
+            name=name,
+            format_name=format_name,
+            held_on=held_on,
+            place=place,
+            series=series,
+            seed=seed,
+            source=source,
+            guard=False,
+        )
+        return data
+
+    def create_guarded(
+        self,
+        *,
+        name: object,
+        format_name: object,
+        held_on: object,
+        place: object = "",
+        series: object,
+        seed: object = None,
+        source: str = "director",
+        secret: object = None,
+        guard: bool = True,
+    ) -> tuple[TournamentData, str | None]:
+        """A new tournament, as a visitor makes it: in a series with an owner only with its
+        ``secret`` (else :class:`SeriesLocked`); a series without one is claimed, and its new
+        secret returned (to be shown once)."""
         fmt = get_format(format_name)
         title = clean_text(name, "tournament's name", required=True)
         when = parse_date(held_on)
@@ -844,10 +980,14 @@ class TournamentStore:
         if not isinstance(seed, str) or not re.fullmatch(r"[\w.-]{1,40}", seed):
             raise StichwerkError("the seed is 1 to 40 letters, digits, '.', '-' or '_'")
         tid = new_id(9)
+        fresh = None
         with Session(self.db.write) as session, session.begin():
+            if guard:
+                fresh = _guard_series(session, club, secret, claim=True)
             session.add(
                 Tournament(
                     id=tid,
+                    series_key=_owner_hash(session, club),
                     name=title,
                     game=fmt.game,
                     format=fmt.name,
@@ -876,7 +1016,7 @@ class TournamentStore:
                 },
                 source,
             )
-        return self._changed(tid)
+        return self._changed(tid), fresh
 
     # -- registration -------------------------------------------------------------------------
 
@@ -1005,10 +1145,17 @@ class TournamentStore:
         return self._change(tid, change, source)
 
     def edit(
-        self, tid: str, fields: Mapping[str, object], source: str = "director"
+        self,
+        tid: str,
+        fields: Mapping[str, object],
+        source: str = "director",
+        *,
+        secret: object = None,
+        guard: bool = False,
     ) -> TournamentData:
         """Change the tournament's name, date, place or series (a finished one's ranking rows
-        follow)."""
+        follow). With ``guard`` (a visitor), moving to another series that has an owner needs
+        its ``secret`` (an unowned one is not claimed by a move)."""
         known = {"name", "date", "place", "series"}
         unknown = set(fields) - known
         if unknown or not fields:
@@ -1024,7 +1171,12 @@ class TournamentStore:
             values["series"] = clean_text(fields["series"], "club or series", required=True)
 
         def change(session: Session, data: TournamentData) -> tuple[str, dict[str, Any]]:
-            session.execute(update(Tournament).where(Tournament.id == tid).values(**values))
+            moved = dict(values)
+            if values.get("series", data.series) != data.series:
+                if guard:
+                    _guard_series(session, values["series"], secret, claim=False)
+                moved["series_key"] = _owner_hash(session, values["series"])
+            session.execute(update(Tournament).where(Tournament.id == tid).values(**moved))
             shown = {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in values.items()}
             return "edit", shown
 
@@ -1277,7 +1429,9 @@ class TournamentStore:
                     RankingRow.series,
                     RankingRow.held_on,
                     RankingRow.tournament,
-                ).distinct()
+                )
+                .where(_counted())
+                .distinct()
             ).all()
             found: dict[str, dict[str, Any]] = {}
             for series, held_on, _name in rows:
@@ -1297,7 +1451,7 @@ class TournamentStore:
             rows = session.execute(
                 select(RankingRow, Person.name)
                 .join(Person, Person.id == RankingRow.person_id)
-                .where(RankingRow.series == series)
+                .where(RankingRow.series == series, _counted())
             ).all()
             return [
                 PastResult(r.held_on, name, r.place, r.participants, r.tournament)
@@ -1345,42 +1499,164 @@ class TournamentStore:
             "tournaments": len(tournaments),
         }
 
-    def import_history(self, series: object, text: str, source: str = "director") -> dict[str, Any]:
+    def import_history(
+        self,
+        series: object,
+        text: str,
+        source: str = "director",
+        *,
+        secret: object = None,
+        guard: bool = False,
+        tid: str | None = None,
+    ) -> dict[str, Any]:
         """A club's past tournaments from CSV into the series' history (``read_results_csv``);
-        a tournament already recorded (its date and name) is refused, nothing is half-saved."""
+        a tournament already recorded (its date and name) is refused.
+
+        At most :data:`MAX_HISTORY_ROWS` rows. The file is read and checked and the people are
+        looked up (one query per 900 names) before anything is written; the rows go in batches
+        of :data:`HISTORY_BATCH`, each its own short transaction, so no other writer waits
+        longer than one batch; they count only once the last, one-row transaction marks the
+        import done, so a failed import leaves no half history. With ``guard`` (a visitor) a
+        series with an owner needs its ``secret``, unless the owner let the tournament ``tid``
+        in (:attr:`Tournament.series_key`); one without is claimed (the answer's
+        ``series_secret``, shown once, and the tournament let in)."""
         club = clean_text(series, "club or series", required=True)
         rows = read_results_csv(text)
         if not rows:
             raise StichwerkError("the CSV file has no rows")
+        if len(rows) > MAX_HISTORY_ROWS:
+            raise StichwerkError(
+                f"a history import takes at most {MAX_HISTORY_ROWS} rows, this file has "
+                f"{len(rows)}: split it by years"
+            )
         for r in rows:
             clean_name(r.player)
-        with Session(self.db.write) as session, session.begin():
-            existing = {
-                (held_on, name)
-                for held_on, name in session.execute(
-                    select(RankingRow.held_on, RankingRow.tournament)
-                    .where(RankingRow.series == club)
-                    .distinct()
-                ).all()
-            }
-            for r in rows:
-                if r.key in existing:
-                    what = r.date.isoformat() + (f" ({r.tournament})" if r.tournament else "")
-                    raise TournamentError(
-                        f"the history of {club} has the tournament of {what} already"
-                    )
-            for r in rows:
-                session.add(
-                    RankingRow(
-                        series=club,
-                        held_on=r.date,
-                        tournament=r.tournament,
-                        person_id=_person(session, r.player),
-                        place=r.place,
-                        participants=r.participants,
-                    )
+        names = sorted({r.player for r in rows})
+        keys = {r.key for r in rows}
+        with Session(self.db.read) as session:
+            if guard:
+                owner = session.get(SeriesOwner, club)
+                if owner is not None and not _admitted(session, owner, tid, secret):
+                    raise _locked(club)
+            _check_history_fits(session, club, keys, len(rows))
+            people = _people(session, names)
+        missing = [n for n in names if n not in people]
+        for chunk in _chunks(missing, HISTORY_BATCH):
+            with Session(self.db.write) as session, session.begin():
+                _insert_ignoring(
+                    session, Person, [{"name": n, "created_at": utcnow()} for n in chunk]
                 )
-        return {"series": club, "rows": len(rows), "tournaments": len({r.key for r in rows})}
+        if missing:
+            with Session(self.db.read) as session:
+                people.update(_people(session, missing))
+        self._clear_stale_imports()
+        iid = new_id(12)
+        with Session(self.db.write) as session, session.begin():
+            session.add(HistoryImport(id=iid, series=club, done=False))
+        fresh = None
+        try:
+            for number, chunk in enumerate(_chunks(rows, HISTORY_BATCH)):
+                if number:
+                    time.sleep(HISTORY_PAUSE)
+                with Session(self.db.write) as session, session.begin():
+                    session.execute(
+                        insert(RankingRow),
+                        [
+                            {
+                                "series": club,
+                                "held_on": r.date,
+                                "tournament": r.tournament,
+                                "person_id": people[r.player],
+                                "place": r.place,
+                                "participants": r.participants,
+                                "import_id": iid,
+                                "created_at": utcnow(),
+                            }
+                            for r in chunk
+                        ],
+                    )
+            with Session(self.db.write) as session, session.begin():
+                if guard:
+                    owner = session.get(SeriesOwner, club)
+                    if owner is None:
+                        fresh = _guard_series(session, club, secret, claim=True)
+                        if tid is not None:
+                            session.execute(
+                                update(Tournament)
+                                .where(Tournament.id == tid, Tournament.series == club)
+                                .values(series_key=_owner_hash(session, club))
+                            )
+                    elif not _admitted(session, owner, tid, secret):
+                        raise _locked(club)
+                _check_history_fits(session, club, keys, len(rows))
+                session.execute(
+                    update(HistoryImport).where(HistoryImport.id == iid).values(done=True)
+                )
+        except IntegrityError:
+            self._drop_import(iid)
+            raise TournamentError(
+                f"the history of {club} changed while it was imported (another import of the "
+                "same tournaments?): import it again"
+            ) from None
+        except BaseException:
+            self._drop_import(iid)
+            raise
+        done: dict[str, Any] = {"series": club, "rows": len(rows), "tournaments": len(keys)}
+        if fresh is not None:
+            done["series_secret"] = fresh
+        return done
+
+    def _drop_import(self, iid: str) -> None:
+        """An import's rows cleared away in batches (it failed, or was cut off long ago)."""
+        while True:
+            with Session(self.db.write) as session, session.begin():
+                batch = select(RankingRow.id).where(RankingRow.import_id == iid)
+                gone = session.execute(
+                    delete(RankingRow).where(RankingRow.id.in_(batch.limit(HISTORY_BATCH)))
+                )
+                if not gone.rowcount:  # type: ignore[attr-defined]
+                    session.execute(delete(HistoryImport).where(HistoryImport.id == iid))
+                    return
+
+    def _clear_stale_imports(self) -> None:
+        with Session(self.db.read) as session:
+            stale = session.scalars(
+                select(HistoryImport.id).where(
+                    HistoryImport.done.is_(False),
+                    HistoryImport.created_at < utcnow() - STALE_IMPORT,
+                )
+            ).all()
+        for iid in stale:
+            self._drop_import(iid)
+
+    def set_series_secret(
+        self, series: object, secret: object = None, *, guard: bool = True
+    ) -> str:
+        """A new owner secret for ``series`` (returned once; only its hash is kept). With
+        ``guard`` (a visitor) an owned series needs its present ``secret``; the operator (the
+        command line) sets one without."""
+        club = clean_text(series, "club or series", required=True)
+        fresh = secrets.token_urlsafe(SECRET_BYTES)
+        with Session(self.db.write) as session, session.begin():
+            owner = session.get(SeriesOwner, club, with_for_update=True)
+            if owner is None:
+                known = session.scalar(
+                    select(Tournament.id).where(Tournament.series == club).limit(1)
+                ) or session.scalar(select(RankingRow.id).where(RankingRow.series == club).limit(1))
+                if known is None:
+                    raise UnknownTournament(f"there is no series {club!r}")
+                session.add(SeriesOwner(series=club, secret_hash=hash_secret(fresh)))
+            else:
+                if guard and not _secret_matches(owner.secret_hash, secret):
+                    raise _locked(club)
+                owner.secret_hash = hash_secret(fresh)
+                owner.changed_at = utcnow()
+        return fresh
+
+    def series_owned(self, series: str) -> bool:
+        """Whether ``series`` has an owner secret (the new-tournament page asks for it)."""
+        with Session(self.db.read) as session:
+            return session.get(SeriesOwner, series) is not None
 
     # -- backup -------------------------------------------------------------------------------
 
@@ -1396,11 +1672,57 @@ class TournamentStore:
         """A tournament from a backup (a second laptop taking over): the same links and the
         same score-sheet links, so the tables' printed QR codes keep working once the new
         laptop answers at the old address. An online table still playing stays on the other
-        server (its seat links are dropped; play it again or type in its totals)."""
+        server (its seat links are dropped; play it again or type in its totals). The
+        operator's: no series secret asked."""
+        data, _ = self.import_backup_guarded(
+            backup, replace_existing=replace_existing, source=source, guard=False
+        )
+        return data
+
+    def import_backup_guarded(
+        self,
+        backup: object,
+        *,
+        replace_existing: bool = False,
+        source: str = "import",
+        secret: object = None,
+        guard: bool = True,
+    ) -> tuple[TournamentData, str | None]:
+        """:meth:`import_backup` as a visitor does it: into a series that has an owner here
+        only with its ``secret`` (or over the very tournament, kept in its series); a series
+        new here keeps the backup's secret, or (an older backup) is claimed, the new secret
+        returned."""
         parsed = _read_backup(backup)
         tid = parsed["tournament"]["id"]
+        series = parsed["tournament"]["series"]
+        fresh = None
         with Session(self.db.write) as session, session.begin():
             present = session.get(Tournament, tid, with_for_update=True)
+            owner = session.get(SeriesOwner, series)
+            key = None
+            if owner is not None:
+                same = (
+                    present is not None
+                    and present.series == series
+                    and secrets.compare_digest(
+                        present.director_token, parsed["tournament"]["director_token"]
+                    )
+                )
+                if not guard or _secret_matches(owner.secret_hash, secret):
+                    key = owner.secret_hash
+                elif same:
+                    assert present is not None
+                    key = present.series_key
+                else:
+                    raise _locked(series)
+            elif parsed["series_secret_hash"] is not None:
+                # A series new here keeps the secret it has on the other server.
+                key = parsed["series_secret_hash"]
+                session.add(SeriesOwner(series=series, secret_hash=key))
+            elif guard:
+                fresh = _guard_series(session, series, secret, claim=True)
+                key = _owner_hash(session, series)
+            parsed["tournament"]["series_key"] = key
             if present is not None:
                 if not replace_existing:
                     raise TournamentError(
@@ -1421,7 +1743,7 @@ class TournamentStore:
                 session, tid, "import", {"seq": seq, "exported_at": parsed["exported_at"]}, source
             )
         data = self._changed(tid)
-        return data
+        return data, fresh
 
     def delete(self, tid: str) -> None:
         """Remove a tournament and its tables' score sheets (its ranking rows go too)."""
@@ -1567,6 +1889,55 @@ def _person(session: Session, name: str) -> int:
     session.add(person)
     session.flush()
     return person.id
+
+
+def _admitted(session: Session, owner: SeriesOwner, tid: str | None, secret: object) -> bool:
+    """The secret given, or the tournament ``tid`` let into the series by its owner (with the
+    secret as it is now)."""
+    if _secret_matches(owner.secret_hash, secret):
+        return True
+    if tid is None:
+        return False
+    key = session.scalar(
+        select(Tournament.series_key).where(Tournament.id == tid, Tournament.series == owner.series)
+    )
+    return key is not None and secrets.compare_digest(str(key), owner.secret_hash)
+
+
+def _chunks(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _people(session: Session, names: Sequence[str]) -> dict[str, int]:
+    """The ids of the people called ``names`` (one query per 900 names)."""
+    found: dict[str, int] = {}
+    for chunk in _chunks(names, 900):
+        for pid, name in session.execute(
+            select(Person.id, Person.name).where(Person.name.in_(chunk))
+        ).all():
+            found[name] = int(pid)
+    return found
+
+
+def _check_history_fits(
+    session: Session, club: str, keys: set[tuple[Any, ...]], adding: int
+) -> None:
+    """No tournament of ``keys`` in the series' history yet, and room for ``adding`` rows (an
+    import's own rows do not count before it is done)."""
+    counted = [RankingRow.series == club, _counted()]
+    for held_on, name in session.execute(
+        select(RankingRow.held_on, RankingRow.tournament).where(*counted).distinct()
+    ).all():
+        if (held_on, name) in keys:
+            what = held_on.isoformat() + (f" ({name})" if name else "")
+            raise TournamentError(f"the history of {club} has the tournament of {what} already")
+    present = int(session.scalar(select(func.count()).select_from(RankingRow).where(*counted)) or 0)
+    if present + adding > MAX_SERIES_ROWS:
+        raise StichwerkError(
+            f"the history of {club} would hold more than {MAX_SERIES_ROWS} rows "
+            f"({present} now, {adding} in the file)"
+        )
 
 
 def _table_key(tid: str, table: TableRow) -> tuple[Any, ...]:
@@ -1932,6 +2303,9 @@ def _export(session: Session, tid: str) -> dict[str, Any]:
             "public_token": t.public_token,
             "created_at": _when(t.created_at),
             "finished_at": _when(t.finished_at),
+            "series_secret_hash": session.scalar(
+                select(SeriesOwner.secret_hash).where(SeriesOwner.series == t.series)
+            ),
         },
         "players": [
             {
@@ -2013,11 +2387,54 @@ class _Reader:
             raise StichwerkError(f"the backup's {self.where}: {key!r} is not a time") from None
         return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
 
-    def ints(self, key: str) -> list[int]:
+    def ints(self, key: str, hi: int = MAX_BACKUP_NUMBER) -> list[int]:
         value = self.get(key, list)
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            raise StichwerkError(f"the backup's {self.where}: {key!r} must list whole numbers")
+        if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= hi for v in value):
+            raise StichwerkError(
+                f"the backup's {self.where}: {key!r} must list whole numbers from 0 to {hi}"
+            )
         return list(value)
+
+    def whole(self, key: str, lo: int, hi: int) -> int:
+        value = self.get(key, int)
+        if not lo <= value <= hi:
+            raise StichwerkError(
+                f"the backup's {self.where}: {key!r} must be a whole number from {lo} to {hi}"
+            )
+        return int(value)
+
+
+def _check_numbers(value: object, where: str) -> None:
+    """Every number in a backup's free JSON (a score sheet's changes, the log) finite and no
+    larger than :data:`MAX_BACKUP_NUMBER` (``1e308`` or a 400-digit integer is refused here,
+    before any engine reads it)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, (int, float)) and not isinstance(item, bool):
+            if isinstance(item, float) and not math.isfinite(item):
+                raise StichwerkError(f"the backup's {where} has a number that is not finite")
+            if not -MAX_BACKUP_NUMBER <= item <= MAX_BACKUP_NUMBER:
+                raise StichwerkError(
+                    f"the backup's {where} has a number beyond ±{MAX_BACKUP_NUMBER}"
+                )
+
+
+def _points(value: object, where: str) -> int | float:
+    """A table's total from a backup: a finite number within ±:data:`MAX_POINTS`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise StichwerkError(f"the backup's {where}: points must be numbers")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise StichwerkError(f"the backup's {where}: points must be finite")
+    if not -MAX_POINTS <= value <= MAX_POINTS:
+        raise StichwerkError(
+            f"the backup's {where}: points must be from -{MAX_POINTS} to {MAX_POINTS}"
+        )
+    return value
 
 
 TOKEN_TEXT = re.compile(r"[A-Za-z0-9_-]{8,43}")
@@ -2058,6 +2475,9 @@ def _read_backup(backup: object) -> dict[str, Any]:
         "created_at": t.time("created_at"),
         "finished_at": t.time("finished_at", optional=True),
     }
+    secret_hash = t.get("series_secret_hash", str, optional=True)
+    if secret_hash is not None and not re.fullmatch(r"[0-9a-f]{64}", secret_hash):
+        raise StichwerkError("the backup's tournament: 'series_secret_hash' is not a SHA-256")
     if tournament["profile"] != fmt.profile:
         raise StichwerkError(f"the {fmt.name} format plays the {fmt.profile} profile")
     players = []
@@ -2092,7 +2512,11 @@ def _read_backup(backup: object) -> dict[str, Any]:
             raise StichwerkError(f"the backup's rounds are not numbered 1, 2 ... ({number})")
         by_lot = r.get("by_lot", list)
         for group in by_lot:
-            if not isinstance(group, list) or not set(group) <= numbers:
+            if (
+                not isinstance(group, list)
+                or not all(isinstance(p, int) and not isinstance(p, bool) for p in group)
+                or not set(group) <= numbers
+            ):
                 raise StichwerkError(f"the backup's round {number}: a lot names unknown players")
         rounds.append(
             {
@@ -2107,11 +2531,13 @@ def _read_backup(backup: object) -> dict[str, Any]:
         s = _Reader(raw, f"score sheet {i + 1}")
         lid = _token(s.get("id", str), "score sheet id")
         settings = s.get("settings", dict)
+        _check_numbers(settings, f"score sheet {i + 1}")
         changes = []
         for j, c_raw in enumerate(s.get("changes", list)):
             c = _Reader(c_raw, f"score sheet {i + 1}, change {j + 1}")
             if c.get("seq", int) != j + 1:
                 raise StichwerkError(f"the backup's score sheet {i + 1}: its changes skip one")
+            _check_numbers(c.obj.get("change"), f"score sheet {i + 1}, change {j + 1}")
             changes.append(
                 {
                     "seq": j + 1,
@@ -2126,6 +2552,11 @@ def _read_backup(backup: object) -> dict[str, Any]:
             replay(checked.to_json(), (c["change"] for c in changes))
         except StichwerkError as exc:
             raise StichwerkError(f"the backup's score sheet {i + 1}: {exc}") from None
+        except (ArithmeticError, ValueError, TypeError, KeyError, IndexError) as exc:
+            # An engine that did not expect what a hand-made file holds: one line, no trace.
+            raise StichwerkError(
+                f"the backup's score sheet {i + 1} cannot be replayed ({type(exc).__name__})"
+            ) from None
         if checked.game != fmt.game:
             raise StichwerkError(f"the backup's score sheet {i + 1} is not of {fmt.game}")
         sheets[lid] = {
@@ -2164,9 +2595,7 @@ def _read_backup(backup: object) -> dict[str, Any]:
                 raise StichwerkError(f"the backup's table {i + 1}: one result per player")
             for res in results:
                 r = _Reader(res, f"table {i + 1}'s results")
-                points = r.get("points", (int, float))
-                if isinstance(points, bool) or not math.isfinite(points):
-                    raise StichwerkError(f"the backup's table {i + 1}: points must be numbers")
+                _points(r.obj.get("points"), f"table {i + 1}")
                 for key in ("duty_solos", "games_won"):
                     _whole(r.get(key, int), f"table {i + 1}'s {key}", 0, 1000)
         web = x.get("web_table_id", str, optional=True)
@@ -2176,7 +2605,7 @@ def _read_backup(backup: object) -> dict[str, Any]:
         tables.append(
             {
                 "round": rnd,
-                "number": x.get("number", int),
+                "number": x.whole("number", 1, 1000),
                 "seating": seating,
                 "duty_owed": owed,
                 "mode": mode,
@@ -2199,6 +2628,7 @@ def _read_backup(backup: object) -> dict[str, Any]:
         if c.get("seq", int) != i + 1:
             raise StichwerkError("the backup's log skips an entry")
         source = c.get("source", str)
+        _check_numbers(c.obj.get("data"), f"log entry {i + 1}")
         log.append(
             {
                 "seq": i + 1,
@@ -2211,6 +2641,7 @@ def _read_backup(backup: object) -> dict[str, Any]:
     return {
         "exported_at": top.get("exported_at", str),
         "tournament": tournament,
+        "series_secret_hash": secret_hash,
         "players": players,
         "rounds": rounds,
         "tables": tables,
