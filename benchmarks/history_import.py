@@ -13,6 +13,7 @@ Then a bogus 16 MiB tournament backup (``{"backup": {..., "pad": [{}, {}, ...]}}
 and the server's peak memory (``VmHWM``) is read before and after, with the probe running.
 
     python benchmarks/history_import.py --rows 20000 --big-rows 60000
+    python benchmarks/history_import.py --real-players 200   # what a real backup weighs
 
 Everything runs on loopback; the clients share the machine with the server.
 """
@@ -159,13 +160,62 @@ def while_probed(server: Server, deals: bool, work: Any) -> tuple[Any, float, Pr
     return result, took, health, sheet
 
 
+def real_backup(players: int) -> None:
+    """The weight of a real backup: a Wielandstrasse tournament of ``players`` players, every
+    round drawn and every table's sheet filled, exported as the director downloads it."""
+    from tests.server.tournament_helpers import doko_deals
+
+    from stichwerk.storage.db import Database
+    from stichwerk.storage.sheets import NewChange, SheetRepo
+    from stichwerk.storage.tournaments import TournamentStore, next_step
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Database(f"sqlite:///{tmp}/real.db")
+        db.migrate()
+        store = TournamentStore(db, backup_dir=None)
+        sheets = SheetRepo(db)
+        tid = store.create(
+            name="Real", format_name="wielandstrasse", held_on="2025-01-01", series="R", seed="r"
+        ).id
+        store.add_players(tid, [f"Spieler {i:03d}" for i in range(players)])
+        while next_step(store.need(tid))["action"] in ("draw", "endrunde"):
+            data = store.draw(tid)
+            for table in data.rounds[-1].tables:
+                assert table.list_id is not None
+                games = 10 if table.size == 5 else 8
+                sheets.append_changes(
+                    [
+                        NewChange(
+                            table.list_id,
+                            k + 1,
+                            f"k{k}",
+                            {"op": "add", "summary": d, "entry": f"e{k}", "key": f"k{k}"},
+                            "scorer",
+                        )
+                        for k, d in enumerate(doko_deals(table.size, games))
+                    ]
+                )
+            store.sync_sheets(tid)
+        text = json.dumps(store.export(tid), ensure_ascii=False, indent=1).encode()
+        db.dispose()
+    containers = text.count(b"{") + text.count(b"[")
+    print(
+        f"real backup of {players} players: {len(text) / 2**20:.2f} MiB, "
+        f"{containers} objects and arrays, {text.count(b',')} commas"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=20_000)
     parser.add_argument("--big-rows", type=int, default=60_000)
     parser.add_argument("--backup-mib", type=int, default=16)
     parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--real-players", type=int, default=0, help="only weigh a real backup")
     args = parser.parse_args()
+    if args.real_players:
+        real_backup(args.real_players)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         server = Server(Path(tmp), {"STICHWERK_BACKUP_DIR": "off"})
         server.start()
