@@ -123,6 +123,11 @@ async def measure(args: argparse.Namespace, lists: int) -> dict[str, Any]:
         **os.environ,
         "STICHWERK_DATABASE_URL": f"sqlite:///{workdir}/load.db",
         "STICHWERK_SHEET_CREATE_RATE": "100000",
+        # Every simulated visitor comes from 127.0.0.1: no caps per address (a real crowd has
+        # an address each).
+        "STICHWERK_MAX_CONNECTIONS_PER_ADDRESS": "0",
+        "STICHWERK_MAX_SOCKETS_PER_ADDRESS": "0",
+        "STICHWERK_WS_CONNECT_RATE": "100000",
     }
     server = subprocess.Popen(
         [sys.executable, "-m", "stichwerk.server", "--port", str(port), "--log-level", "warning"],

@@ -157,6 +157,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "STICHWERK_LOGIN_RATE": "100000",
         "STICHWERK_WRITE_RATE": "100000",
         "STICHWERK_WS_RATE": "1000",
+        # Every simulated visitor comes from 127.0.0.1: no caps per address (a real crowd has
+        # an address each).
+        "STICHWERK_MAX_CONNECTIONS_PER_ADDRESS": "0",
+        "STICHWERK_MAX_SOCKETS_PER_ADDRESS": "0",
+        "STICHWERK_WS_CONNECT_RATE": "100000",
         "STICHWERK_BOT_DELAY": str(args.bot_delay),
     }
     server = subprocess.Popen(

@@ -19,6 +19,12 @@ from typing import IO
 READY_LINE = "Uvicorn running on"
 """Uvicorn logs this once the lifespan has run (every table recovered) and it listens."""
 START_DEADLINE = 90.0
+LIMITED = (
+    "import resource, runpy; "
+    "resource.setrlimit(resource.RLIMIT_NOFILE, {limit}); "
+    "runpy.run_module('stichwerk.server', run_name='__main__', alter_sys=True)"
+)
+"""``python -c`` this to start the server with a limit of open files of its own."""
 
 
 def free_port() -> int:
@@ -31,7 +37,11 @@ def free_port() -> int:
 class Server:
     """The server on a port of its own, with a SQLite database that outlives it."""
 
-    def __init__(self, workdir: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, workdir: Path, env: dict[str, str] | None = None, files: int | None = None
+    ) -> None:
+        self.files = files
+        """The server's limit of open files (soft and hard), if not the test's own."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.workdir = workdir
@@ -55,8 +65,14 @@ class Server:
             "STICHWERK_MIN_TIME_LIMIT": "1",
             **self.env,
         }
+        command = [sys.executable, "-m", "stichwerk.server", "--port", str(self.port)]
+        if self.files is not None:
+            # The limit is set in the server's own process before it starts (not in a
+            # preexec_fn: this process has threads).
+            limit = f"({self.files}, {self.files})"
+            command[1:3] = ["-c", LIMITED.format(limit=limit)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "stichwerk.server", "--port", str(self.port)],
+            command,
             cwd=self.workdir,
             env=env,
             stdout=subprocess.PIPE,

@@ -14,7 +14,13 @@ from starlette.websockets import WebSocketDisconnect
 from stichwerk.server.app import create_app
 from stichwerk.server.auth import AuthError, check_new_account
 from stichwerk.server.config import SettingError, Settings, load_external_bots
-from stichwerk.server.listener import ConnectionLimits, FloodGuard, file_reserve
+from stichwerk.server.listener import (
+    ConnectionLimits,
+    FloodGuard,
+    accept_backlog,
+    connection_budget,
+    file_reserve,
+)
 from tests.server.helpers import ORIGIN, guest, make_settings, new_table
 
 REBOUND = "rebound.evil.example:8000"
@@ -171,12 +177,13 @@ def test_an_outside_bots_name_with_a_newline_is_refused(tmp_path: Any) -> None:
 # -- the listener's parts, as units -------------------------------------------------------------
 
 
-def test_a_flood_of_one_log_line_writes_a_bounded_number(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_flood_of_one_log_line_writes_a_bounded_number() -> None:
     clock = [0.0]
     handler = logging.Handler()
     lines: list[str] = []
     handler.emit = lambda record: lines.append(record.getMessage())  # type: ignore[method-assign]
-    handler.addFilter(FloodGuard(interval=10.0, burst=5, now=lambda: clock[0]))
+    guard = FloodGuard(interval=10.0, burst=5, now=lambda: clock[0], report=lines.append)
+    handler.addFilter(guard)
     logger = logging.getLogger("tests.flood")
     logger.addHandler(handler)
     logger.propagate = False
@@ -186,16 +193,26 @@ def test_a_flood_of_one_log_line_writes_a_bounded_number(caplog: pytest.LogCaptu
             clock[0] = i * 5.0 / 57_263
             logger.error("socket.accept() out of system resource")
             if i % 100 == 0:
-                logger.warning("refused a connection from %s", "127.0.0.1")
+                logger.warning("refused a connection from %s", f"127.0.0.{i % 7}")
         clock[0] = 60.0
         logger.error("socket.accept() out of system resource")
     finally:
         logger.removeHandler(handler)
         logger.propagate = True
-    accepts = [line for line in lines if line.startswith("socket.accept()")]
-    assert len(accepts) == 6
-    assert accepts[-1].endswith("(57258 more like it left out in the last 10 s)")
+    assert lines.count("socket.accept() out of system resource") == 6
     assert len([line for line in lines if line.startswith("refused")]) == 5
+    assert lines[-2] == (
+        "57258 more lines like 'socket.accept() out of system resource' (tests.flood) were "
+        "left out in the last 10 s"
+    )
+    assert len(lines) == 12
+    # A record is never changed (uvicorn's access lines are formatted from their arguments),
+    # and lines below WARNING (every request's access line) all pass.
+    for _ in range(50):
+        record = logging.LogRecord("uvicorn.access", logging.INFO, "", 0, "%s", ("x",), None)
+        assert guard.filter(record) and record.args == ("x",)
+    record = logging.LogRecord("x", logging.WARNING, "", 0, "%s", ("y",), None)
+    assert guard.filter(record) and record.args == ("y",)
 
 
 def test_connection_limits_per_address_and_in_all() -> None:
@@ -207,3 +224,7 @@ def test_connection_limits_per_address_and_in_all() -> None:
     assert limits.admit("c") is True
     assert ConnectionLimits(per_address=0, total=10).admit("x") is True
     assert file_reserve(1024) == 128
+    # A refused connection is closed a few turns of the loop after it was accepted: the
+    # accepts of one go (the backlog) and the budget fit the file limit together.
+    for soft in (256, 1024, 4096, 1 << 20):
+        assert connection_budget(soft) + 3 * accept_backlog(soft) + file_reserve(soft) <= soft

@@ -7,6 +7,7 @@ sleeps for a fixed time.
 """
 
 import asyncio
+import contextlib
 import json
 import resource
 import socket
@@ -22,6 +23,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from tests.server.serverproc import Server
 from tests.server.test_process import BOTS_ONLY, create_table, in_thread
 
+HALF = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 DEADLINE = 30.0
 """Seconds a socket may stay open before the test says the server never closed it."""
 CAP = 6
@@ -207,3 +209,36 @@ def test_the_soft_file_limit_is_raised_to_the_hard_one(quick: Server) -> None:
     limits = Path(f"/proc/{quick.pid}/limits").read_text().splitlines()
     files = next(line for line in limits if line.startswith("Max open files")).split()
     assert files[3] == files[4], files  # soft == hard
+
+
+def test_a_crowd_of_half_heads_does_not_run_the_server_out_of_files(tmp_path: Path) -> None:
+    # 300 connections at once from one address against a server allowed 256 open files: the
+    # ones over the cap are refused a few at a time (the accept backlog follows the file
+    # limit), so accept never fails, nothing floods the log, and another visitor gets in.
+    env = {"STICHWERK_HEADER_TIMEOUT": "120"}
+    server = Server(tmp_path, env=env, files=256)
+    server.start()
+    crowd: list[socket.socket] = []
+    try:
+        for _ in range(300):
+            sock = socket.socket()
+            sock.setblocking(False)
+            sock.connect_ex(("127.0.0.1", server.port))
+            crowd.append(sock)
+        for sock in crowd:
+            sock.setblocking(True)
+            sock.settimeout(DEADLINE)
+            with contextlib.suppress(OSError):  # refused and closed already
+                sock.sendall(HALF)
+        transport = httpx.HTTPTransport(local_address="127.0.0.2")
+        with httpx.Client(base_url=server.url, transport=transport, timeout=DEADLINE) as http:
+            assert http.get("/healthz").status_code == 200
+        # The last of the crowd is answered too (refused: the cap), so every one was accepted.
+        assert read_until_closed(crowd[-1]).startswith(b"HTTP/1.1 503 ")
+    finally:
+        for sock in crowd:
+            sock.close()
+        server.stop()
+    log = server.log.read_text()
+    assert "Too many open files" not in log, log[-3000:]
+    assert log.count("refused a connection from") <= 6, log[-3000:]

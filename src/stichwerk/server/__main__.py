@@ -13,7 +13,12 @@ import uvicorn
 from stichwerk.core.errors import one_line
 from stichwerk.server.app import create_app
 from stichwerk.server.config import SettingError, Settings
-from stichwerk.server.listener import guard_log_handlers, guarded_protocols, raise_file_limit
+from stichwerk.server.listener import (
+    accept_backlog,
+    guard_log_handlers,
+    guarded_protocols,
+    raise_file_limit,
+)
 
 ALL_INTERFACES = frozenset({"", "0.0.0.0", "::", "[::]"})
 
@@ -75,6 +80,7 @@ def main(argv: list[str] | None = None) -> None:
         log_level=args.log_level,
         http=http,
         ws=ws,
+        backlog=accept_backlog(soft_files),
         ws_per_message_deflate=False,
         ws_max_size=65536,
         timeout_graceful_shutdown=3,

@@ -26,6 +26,7 @@ import logging
 import resource
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import h11
@@ -54,6 +55,27 @@ def file_reserve(soft_limit: int) -> int:
     (128, 1024)
     """
     return min(1024, max(64, soft_limit // 8))
+
+
+def accept_backlog(soft_limit: int) -> int:
+    """The listen backlog, which is also how many connections asyncio accepts in one go before
+    any of them can be closed (uvicorn's 2,048 took every file of a 1,024 limit at once, so
+    even a connection the cap refuses ran the process out of files).
+
+    >>> accept_backlog(1024), accept_backlog(1 << 20)
+    (112, 2048)
+    """
+    return max(16, min(2048, (soft_limit - file_reserve(soft_limit)) // 8))
+
+
+def connection_budget(soft_limit: int) -> int:
+    """Open connections in all: the file limit less the reserve and the accepts in flight (an
+    accepted connection is closed a few turns of the loop later, up to three batches).
+
+    >>> connection_budget(1024), connection_budget(1 << 20)
+    (560, 1041408)
+    """
+    return max(16, soft_limit - file_reserve(soft_limit) - 3 * accept_backlog(soft_limit))
 
 
 def raise_file_limit() -> tuple[int, int]:
@@ -214,7 +236,7 @@ def guarded_protocols(
     header_timeout: float, per_address: int, soft_file_limit: int
 ) -> tuple[type[GuardedH11Protocol], type[GuardedWebSocketProtocol]]:
     """The HTTP and websocket protocol classes to hand uvicorn (``http=``, ``ws=``)."""
-    limits = ConnectionLimits(per_address, max(16, soft_file_limit - file_reserve(soft_file_limit)))
+    limits = ConnectionLimits(per_address, connection_budget(soft_file_limit))
     bound = type(
         "StichwerkH11Protocol",
         (GuardedH11Protocol,),
@@ -225,17 +247,19 @@ def guarded_protocols(
 
 class FloodGuard(logging.Filter):
     """Lets each kind of log line (its logger and message template) through ``burst`` times
-    per ``interval`` seconds; the first one after a quiet spell says how many were left out.
+    per ``interval`` seconds; the first one after that says, in a line of its own, how many
+    were left out (the record itself is never changed: uvicorn's access lines are formatted
+    from their arguments).
 
     >>> clock = [0.0]
-    >>> guard = FloodGuard(interval=10, burst=2, now=lambda: clock[0])
+    >>> guard = FloodGuard(interval=10, burst=2, now=lambda: clock[0], report=print)
     >>> def rec(): return logging.LogRecord("x", logging.ERROR, "", 0, "accept failed", (), None)
     >>> [guard.filter(rec()) for _ in range(5)]
     [True, True, False, False, False]
     >>> clock[0] = 11.0
-    >>> record = rec()
-    >>> guard.filter(record), record.getMessage()
-    (True, 'accept failed (3 more like it left out in the last 10 s)')
+    >>> guard.filter(rec())
+    3 more lines like 'accept failed' (x) were left out in the last 10 s
+    True
     """
 
     def __init__(
@@ -243,19 +267,23 @@ class FloodGuard(logging.Filter):
         interval: float = 10.0,
         burst: int = 5,
         max_kinds: int = 1000,
-        now: Any = time.monotonic,
+        now: Callable[[], float] = time.monotonic,
+        report: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__()
         self.interval = interval
         self.burst = burst
         self.max_kinds = max_kinds
         self.now = now
+        self.report = report or _report
         self.windows: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
         """Per kind: [window start, lines let through, lines left out]."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING:
+            return True  # floods are warnings and errors; every request's line is kept
         key = (record.name, str(record.msg))
-        now: float = self.now()
+        now = self.now()
         window = self.windows.get(key)
         if window is None or now - window[0] >= self.interval:
             left_out = int(window[2]) if window is not None else 0
@@ -264,11 +292,10 @@ class FloodGuard(logging.Filter):
             if len(self.windows) > self.max_kinds:
                 self.windows.popitem(last=False)
             if left_out:
-                record.msg = (
-                    f"{record.getMessage()} "
-                    f"({left_out} more like it left out in the last {self.interval:g} s)"
+                self.report(
+                    f"{left_out} more lines like {key[1][:120]!r} ({key[0]}) were left out "
+                    f"in the last {self.interval:g} s"
                 )
-                record.args = ()
             return True
         if window[1] < self.burst:
             window[1] += 1
@@ -277,10 +304,14 @@ class FloodGuard(logging.Filter):
         return False
 
 
+def _report(line: str) -> None:
+    logging.getLogger("stichwerk.server.log").warning("%s", line)
+
+
 def guard_log_handlers(interval: float = 10.0, burst: int = 5) -> None:
-    """Put a ``FloodGuard`` on every handler of the root logger and uvicorn's loggers (after
-    uvicorn has configured logging: it makes its handlers anew)."""
-    for name in ("", "uvicorn", "uvicorn.error", "uvicorn.access", "asyncio"):
+    """Put a ``FloodGuard`` on every handler of the root logger and uvicorn's (after uvicorn
+    has configured logging: it makes its handlers anew); the access log keeps every line."""
+    for name in ("", "uvicorn", "uvicorn.error", "asyncio"):
         for handler in logging.getLogger(name).handlers:
             if not any(isinstance(f, FloodGuard) for f in handler.filters):
                 handler.addFilter(FloodGuard(interval, burst))

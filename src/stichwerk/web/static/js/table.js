@@ -37,9 +37,17 @@ function connect() {
     document.body.classList.remove("offline");
   });
   socket.addEventListener("message", (event) => onFrame(JSON.parse(event.data)));
-  socket.addEventListener("close", async () => {
+  socket.addEventListener("close", async (event) => {
     document.body.classList.add("offline");
     waiting = false;
+    if (event.code === 1013) {
+      // The server is busy for this address (too many handshakes or open sockets): try again
+      // later, and not at once; the table is not gone.
+      retry = Math.max(retry, 2000);
+      setTimeout(connect, retry + Math.floor(Math.random() * 1000));
+      retry = Math.min(retry * 2, 15000);
+      return;
+    }
     if (await tableGone()) {
       // Not let in (any more): no such table, or a private one this session may not watch
       // (never invited, or logged out). Say so, and stop trying.
