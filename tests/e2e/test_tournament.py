@@ -103,6 +103,11 @@ def test_a_directors_day(browser: Browser, server: Server) -> None:
     page.click("#t-create")
     page.wait_for_selector("#t-head")
     _wait(page, "role", "director")
+    # The new series' secret, shown once above the tournament.
+    secret = page.locator("#series-secret-value").inner_text()
+    assert len(secret) >= 16
+    page.click("#series-secret-close")
+    expect(page.locator("#series-secret")).to_have_count(0)
     # Registration: seven one by one (Enter), two pasted as a list.
     for count, name in enumerate(PLAYERS[:7], start=1):
         page.fill("#add-name", name)
@@ -176,3 +181,15 @@ def test_a_directors_day(browser: Browser, server: Server) -> None:
     assert rows.nth(0).locator("td.name").inner_text() == title[1]
     assert rows.nth(0).locator("td.points").inner_text() == "9"
     assert page.locator("#rankings-app").get_attribute("data-series") == SERIES
+    # A second tournament in the club's series asks for the secret.
+    page.goto(server.url + "/tournaments/new")
+    page.wait_for_selector("#create-tournament")
+    page.fill("#t-name", "Herbstturnier")
+    page.fill("#t-series", SERIES)
+    expect(page.locator("#t-secret-field")).to_be_visible()
+    page.click("#t-create")
+    expect(page.locator("#toast")).to_contain_text("secret")
+    page.fill("#t-secret", secret)
+    page.click("#t-create")
+    page.wait_for_selector("#t-head")
+    expect(page.locator("#series-secret")).to_have_count(0)

@@ -9,6 +9,28 @@ import { api, el, formatNumber, joinNames, loadTexts, t, toast } from "./common.
 const root = /** @type {HTMLElement} */ (document.getElementById("tournament-app"));
 const token = root.dataset.token || "";
 const DEVICE_KEY = "stichwerk.tournaments";
+const SECRET_KEY = "stichwerk.series_secret";
+/** A series' secret made with this tournament (or by a history import), shown until closed. */
+let newSecret = takeSecret();
+
+/** The secret the new-tournament page handed over, once (it is not kept anywhere after). */
+function takeSecret() {
+  try {
+    const found = JSON.parse(sessionStorage.getItem(SECRET_KEY) || "null");
+    sessionStorage.removeItem(SECRET_KEY);
+    return found && typeof found.secret === "string" ? found : null;
+  } catch {
+    return null;
+  }
+}
+
+function secretPanel() {
+  if (!newSecret || (newSecret.id && newSecret.id !== state.tournament.id)) return null;
+  return el("section", { class: "panel", id: "series-secret" }, [
+    el("p", {}, [t("tournament.secret_shown", { series: newSecret.series, secret: "" }), el("code", { id: "series-secret-value", text: newSecret.secret })]),
+    el("button", { type: "button", id: "series-secret-close", text: t("tournament.secret_noted"), onclick: () => { newSecret = null; render(); } }),
+  ]);
+}
 
 /** @type {any} */ let state = null;
 /** @type {WebSocket|null} */ let socket = null;
@@ -87,7 +109,7 @@ function render() {
   root.dataset.status = info.status;
   root.dataset.rounds = String(state.rounds.length);
   root.dataset.role = state.role;
-  const parts = [headPanel(director), nextPanel(director), problemsPanel()];
+  const parts = [secretPanel(), headPanel(director), nextPanel(director), problemsPanel()];
   if (info.status === "registration") parts.push(playersPanel(director));
   for (const round of [...state.rounds].reverse()) parts.push(roundPanel(round, director));
   if (state.ranking) parts.push(rankingPanel());
@@ -527,6 +549,8 @@ function extrasPanel() {
   return el("section", { class: "panel", id: "extras" }, [
     el("details", { id: "edit" }, [
       el("summary", { text: t("tournament.edit") }), ...fields,
+      el("label", { class: "edit-field" }, [t("tournament.secret"), " ", draftInput("edit-secret", { maxlength: 64, autocomplete: "off" }),
+        el("span", { class: "note", text: " " + t("tournament.secret_move_hint") })]),
       el("button", {
         type: "button", id: "edit-save", text: t("tournament.save"),
         onclick: async () => {
@@ -535,6 +559,8 @@ function extrasPanel() {
             const input = /** @type {HTMLInputElement} */ (document.getElementById(`edit-${key}`));
             body[key] = input.value;
           }
+          const secret = /** @type {HTMLInputElement} */ (document.getElementById("edit-secret"));
+          if (secret.value) body.secret = secret.value;
           if (await change(body)) clearDrafts("edit-");
         },
       }),
@@ -543,12 +569,19 @@ function extrasPanel() {
       el("summary", { text: t("tournament.history") }),
       el("p", { class: "note", text: t("tournament.history_hint", { series: info.series }) }),
       file, history,
+      el("label", {}, [t("tournament.secret"), " ", draftInput("history-secret", { maxlength: 64, autocomplete: "off" }),
+        el("span", { class: "note", text: " " + t("tournament.secret_history_hint") })]),
       el("button", {
         type: "button", id: "history-import", text: t("tournament.import_file"),
         onclick: async () => {
           try {
-            const done = await api(`/api/tournaments/${encodeURIComponent(token)}/history`, { text: history.value });
+            const secret = /** @type {HTMLInputElement} */ (document.getElementById("history-secret")).value;
+            const done = await api(`/api/tournaments/${encodeURIComponent(token)}/history`, { text: history.value, ...(secret ? { secret } : {}) });
             toast(t("tournament.history_done", { rows: done.rows, tournaments: done.tournaments }));
+            if (done.series_secret) {
+              newSecret = { id: state.tournament.id, series: done.series, secret: done.series_secret };
+              render();
+            }
             delete drafts["history-text"];
             history.value = "";
           } catch (error) {
