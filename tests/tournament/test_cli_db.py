@@ -83,6 +83,11 @@ def test_a_cego_tournament_from_the_command_line(db: str, tmp_path: Path) -> Non
         db, "history-import", str(history), "--series", "Cego-Club"
     )
     refused(db, "history-import", str(history), "--series", "Cego-Club", message="already")
+    # The operator gives the series an owner secret (once shown); an unknown series has none.
+    said = run(db, "series-secret", "--series", "Cego-Club")
+    secret = said.split(": ", 1)[1].splitlines()[0]
+    assert len(secret) >= 16 and secret not in run(db, "series-secret", "--series", "Cego-Club")
+    refused(db, "series-secret", "--series", "Nowhere", message="no series")
     five = json.loads(run(db, "rankings", "--series", "Cego-Club", "--five", "--json"))
     assert (five["first_year"], five["last_year"], five["tournaments"]) == (2021, 2025, 2)
     assert "Otto" in {e["player"] for e in five["entries"]}

@@ -4,8 +4,11 @@
 wants a plan on paper). The other commands work on a tournament kept in the database the web
 app uses (``--db``, default the app's SQLite file), through the same store and the same checks
 as the director's web page: ``new``, ``add``, ``withdraw``, ``draw``, ``enter``, ``standings``,
-``finish``, ``show``, ``log``, ``rankings``, ``history-import``, ``history-export``, ``export``
-and ``import``. Every change is logged with the source ``cli`` and copied to the backups.
+``finish``, ``show``, ``log``, ``rankings``, ``history-import``, ``history-export``, ``export``,
+``import`` and ``series-secret``. Every change is logged with the source ``cli`` and copied to
+the backups. The command line is the operator's: it needs no series' owner secret, and
+``series-secret`` gives a series a new one (for a series made before there were secrets, or a
+secret lost).
 """
 
 import datetime as dt
@@ -585,6 +588,20 @@ def history_import_command(
     typer.echo(
         f"{done['rows']} rows of {done['tournaments']} tournaments added to {done['series']}"
     )
+
+
+@tournament_app.command("series-secret")
+def series_secret_command(
+    series: Annotated[str, typer.Option(help="The club or series.")] = "",
+    db: DbOption = None,
+) -> None:
+    """A new owner secret for a series (shown once; the old one stops working)."""
+    if not series:
+        fail("name the series: --series NAME")
+    with _store(db) as store:
+        secret = store.set_series_secret(series, guard=False)
+    typer.echo(f"the secret of {series}: {secret}")
+    typer.echo("adding a tournament, a history or a backup to it on the web needs it")
 
 
 @tournament_app.command("history-export")
