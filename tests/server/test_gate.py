@@ -228,3 +228,53 @@ def test_connection_limits_per_address_and_in_all() -> None:
     # accepts of one go (the backlog) and the budget fit the file limit together.
     for soft in (256, 1024, 4096, 1 << 20):
         assert connection_budget(soft) + 3 * accept_backlog(soft) + file_reserve(soft) <= soft
+
+
+# -- numbers from outside are ASCII digits -------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["latest=%C2%B2", "years=%C2%B2", "years=%D9%A5"])
+def test_a_number_in_a_query_is_ascii_digits(query: str, gate_client: TestClient) -> None:
+    # "²".isdigit() is true and int("²") raises: it was a 500.
+    r = gate_client.get(f"/api/rankings/list?series=x&{query}")
+    assert r.status_code == 422, r.text
+    assert "whole number" in r.json()["error"]
+
+
+def test_a_content_length_is_ascii_digits(gate_client: TestClient) -> None:
+    import asyncio
+
+    app = gate_client.app
+    sent: list[dict[str, Any]] = []
+
+    async def call() -> None:
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": "/api/guest",
+            "raw_path": b"/api/guest",
+            "query_string": b"",
+            "root_path": "",
+            "headers": [
+                (b"host", b"testserver"),
+                (b"content-type", b"application/json"),
+                (b"content-length", "²".encode("latin-1")),
+            ],
+            "client": ("127.0.0.1", 5000),
+            "server": ("testserver", 80),
+        }
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"{}", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)  # type: ignore[arg-type]
+
+    asyncio.run(call())
+    assert sent[0]["status"] == 400
+    assert b"Content-Length" in sent[1]["body"]

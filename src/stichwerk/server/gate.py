@@ -55,6 +55,8 @@ LARGE_BODIES: dict[str, int] = {
 whole list, a tournament's backup or a club's history to import, a director's registration of
 a hall of players. Each has its own cap; the handler checks its exact limit."""
 _LARGE = [(re.compile(pattern), cap) for pattern, cap in LARGE_BODIES.items()]
+_LENGTH = re.compile(r"[0-9]{1,18}")
+"""A ``Content-Length``: ASCII digits only (``"²".isdigit()`` is true, ``int("²")`` fails)."""
 
 
 def client_key(scope: Scope) -> str:
@@ -219,7 +221,7 @@ class Gate:
                     return 415, "send JSON (application/json)"
         lengths = headers.getlist("content-length")
         if lengths:
-            if len(lengths) > 1 or not lengths[0].isdigit() or len(lengths[0]) > 18:
+            if len(lengths) > 1 or not _LENGTH.fullmatch(lengths[0]):
                 return 400, "a bad Content-Length"
             cap = self.body_cap(scope)
             if int(lengths[0]) > cap:

@@ -129,7 +129,7 @@ async def read_json_object(request: Request, limit: int) -> dict[str, Any]:
     that is not JSON (too deep, ``NaN``, a number too large included) or not an object.
     """
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    if declared is not None and (not declared.isdecimal() or int(declared) > limit):
         raise HTTPException(413, f"the request is too large (at most {limit // 1024} KiB)")
     body = bytearray()
     async for chunk in request.stream():

@@ -136,7 +136,7 @@ async def read_large_object(request: Request, limit: int) -> dict[str, Any]:
     its shape checked and parsed off the event loop (one-line 413 or 400)."""
     declared = request.headers.get("content-length")
     too_large = HTTPException(413, f"the request is too large (at most {limit // 1024} KiB)")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    if declared is not None and (not declared.isdecimal() or int(declared) > limit):
         raise too_large
     body = bytearray()
     async for chunk in request.stream():
@@ -569,7 +569,7 @@ def _whole(raw: object, what: str, lo: int, hi: int, *, path: bool = False) -> i
     if isinstance(raw, bool):
         raise HTTPException(400, f"'{what}' must be a whole number from {lo} to {hi}")
     if path and isinstance(raw, str):
-        if not raw.isdigit() or len(raw) > 7:
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > 7:
             raise HTTPException(400, f"'{what}' must be a whole number from {lo} to {hi}")
         raw = int(raw)
     if not isinstance(raw, int) or not lo <= raw <= hi:
@@ -581,7 +581,7 @@ def _query(request: Request, name: str, lo: int, hi: int, default: int | None) -
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.isdigit() or len(raw) > 7 or not lo <= int(raw) <= hi:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 7 or not lo <= int(raw) <= hi:
         raise HTTPException(422, f"'{name}' must be a whole number from {lo} to {hi}")
     return int(raw)
 
