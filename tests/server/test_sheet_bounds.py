@@ -43,6 +43,15 @@ def hub_of(client: TestClient) -> SheetHub:
     return hub
 
 
+def merged(rows: list[dict[str, Any]], start: int, part: list[dict[str, Any]]) -> list[Any]:
+    """What a page makes of a part (``sheet.js`` ``adopt``): the rows before ``start`` kept, a
+    row that only moved taken from the page's own with its new index and totals."""
+    had = {row["id"]: row for row in rows}
+    new = [{**had[r["id"]], "index": r["index"], "totals": r["totals"]} if r.get("same") else r
+           for r in part]  # fmt: skip
+    return rows[:start] + new
+
+
 def test_a_change_answers_and_sends_only_the_rows_from_the_changed_deal_on(
     client: TestClient,
 ) -> None:
@@ -51,29 +60,42 @@ def test_a_change_answers_and_sends_only_the_rows_from_the_changed_deal_on(
     with client.websocket_connect(f"/ws/sheets/{follower}", headers=ORIGIN) as ws:
         assert ws.receive_json()["type"] == "hello"
         first = ws.receive_json()
-        assert first["from"] == 0 and len(first["sheet"]["rows"]) == 12
+        assert first["from"] == 0 and first["base"] == 0 and len(first["sheet"]["rows"]) == 12
         fixed = {"op": "correct", "entry": rows[8]["id"], "summary": normal(random.Random(1))}
         r = client.post(f"/api/sheets/{scorer}/changes", json=fixed)
         assert r.status_code == 200, r.text
         body = r.json()
         assert body["seq"] == 13 and body["from"] == 8 and body["base"] == 12
-        assert [row["index"] for row in body["sheet"]["rows"]] == [9, 10, 11, 12]
+        part = body["sheet"]["rows"]
+        assert [row["index"] for row in part] == [9, 10, 11, 12]
+        # The corrected row whole; the later ones moved only their totals: id, index, totals.
+        assert part[0]["version"] == 2 and "same" not in part[0]
+        assert all(set(row) == {"id", "index", "totals", "same"} for row in part[1:])
         frame = ws.receive_json()
         assert frame["seq"] == 13 and frame["from"] == 8 and frame["base"] == 12
         assert frame["sheet"] == body["sheet"]
         # The rows before it and the part make the whole list as it is now.
         whole = client.get(f"/api/sheets/{follower}").json()["sheet"]
-        assert rows[:8] + body["sheet"]["rows"] == whole["rows"]
+        assert merged(rows, 8, part) == whole["rows"]
         assert {k: v for k, v in body["sheet"].items() if k != "rows"} == {
             k: v for k, v in whole.items() if k != "rows"
         }
-        # A deletion of the last deal sends no row at all, the totals all the same.
+        # A deletion moves every later deal's dealer: those rows come whole.
         r = client.post(
-            f"/api/sheets/{scorer}/changes", json={"op": "delete", "entry": rows[11]["id"]}
+            f"/api/sheets/{scorer}/changes", json={"op": "delete", "entry": rows[2]["id"]}
         )
         frame = ws.receive_json()
-        assert frame["from"] == 11 and frame["sheet"]["rows"] == []
-        assert frame["sheet"]["totals"] == whole["rows"][10]["totals"]
+        assert frame["from"] == 2 and frame["base"] == 13
+        assert frame["sheet"] == r.json()["sheet"]
+        now = client.get(f"/api/sheets/{follower}").json()["sheet"]
+        assert merged(whole["rows"], 2, frame["sheet"]["rows"]) == now["rows"]
+        # A deletion of the last deal sends no row at all, the totals all the same.
+        r = client.post(
+            f"/api/sheets/{scorer}/changes", json={"op": "delete", "entry": now["rows"][-1]["id"]}
+        )
+        frame = ws.receive_json()
+        assert frame["from"] == 10 and frame["sheet"]["rows"] == []
+        assert frame["sheet"]["totals"] == now["rows"][9]["totals"]
 
 
 def test_a_page_that_falls_behind_gets_one_frame_from_the_earliest_row_it_missed() -> None:
@@ -92,7 +114,10 @@ def test_a_page_that_falls_behind_gets_one_frame_from_the_earliest_row_it_missed
     assert page.latest is not None
     frame = json.loads(page.latest)
     assert frame["seq"] == 13 and frame["from"] == 3 and frame["base"] == 10
-    assert [row["id"] for row in frame["sheet"]["rows"]] == [f"d{n}" for n in range(3, 10)]
+    part = frame["sheet"]["rows"]
+    assert [row["id"] for row in part] == [f"d{n}" for n in range(3, 10)]
+    # Rows changed since the page's position come whole, the others only moved.
+    assert [row.get("same", False) for row in part] == [n not in (3, 7, 9) for n in range(3, 10)]
     # Once sent, the next frame starts afresh.
     page.latest = None
     change = {"op": "delete", "entry": "d8"}

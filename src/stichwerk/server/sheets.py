@@ -212,6 +212,9 @@ class Scored:
     """``sheet.to_json(rows=False)`` as JSON text."""
     size: int
     """The estimated bytes the sheet takes in memory."""
+    fresh: frozenset[str] = frozenset()
+    """The deals whose row changed in more than its index and running totals (new ones too):
+    every other row from ``done.start`` on goes to a page that has it as ``Row.moved_text``."""
 
 
 def _head(sheet: Sheet) -> str:
@@ -228,10 +231,16 @@ def _score_change(sheet: Sheet, change: dict[str, Any]) -> Scored:
     still read by the event loop and stays as it is)."""
     twin = sheet.fork()
     done = twin.apply(change)
-    rows = twin.rows
-    for row in rows[done.start :]:
+    before = {row.entry_id: row for row in sheet.rows[done.start :]}
+    fresh = set()
+    for row in twin.rows[done.start :]:
         _ = row.json_text
-    return Scored(twin, done, _head(twin), _size(twin))
+        old = before.get(row.entry_id)
+        if old is not None and row.same_but_place(old):
+            _ = row.moved_text
+        else:
+            fresh.add(row.entry_id)
+    return Scored(twin, done, _head(twin), _size(twin), frozenset(fresh))
 
 
 @dataclass(eq=False)
@@ -246,37 +255,55 @@ class LiveList:
     last_change: dict[str, Any] | None = None
     size: int = 0
     """The estimated bytes the list takes in memory (``_size``)."""
+    loaded: int = -1
+    """The position in the log the list was read at (-1: ``seq``)."""
+    stamps: dict[str, int] = field(default_factory=dict)
+    """For each deal changed since: the position in the log where its row last changed in more
+    than its index and totals (a page at that position or later has the rest of the row)."""
     _head: str | None = None
-    _text: str | None = None
+    _parts: dict[tuple[int, int], str] = field(default_factory=dict)
     _frames: dict[tuple[int, int], str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.loaded < 0:
+            self.loaded = self.seq
 
     def head_text(self) -> str:
         if self._head is None:
             self._head = _head(self.sheet)
         return self._head
 
-    def sheet_text(self, start: int = 0) -> str:
-        """The sheet as JSON text with the rows from index ``start`` on; each row's text is
-        written once for good (``Row.json_text``), so a change writes only its rows and keeps
-        no second copy of the sheet as objects (few objects: short garbage collections)."""
-        if start == 0 and self._text is not None:
-            return self._text
-        rows = ", ".join(row.json_text for row in self.sheet.rows[start:])
-        text = f'{{"rows": [{rows}], {self.head_text()[1:]}'
-        if start == 0:
-            self._text = text
+    def sheet_text(self, start: int = 0, base: int = 0) -> str:
+        """The sheet as JSON text, the whole (``base`` 0) or the part a page at position
+        ``base`` needs: the rows from index ``start`` on, each row that changed only its place
+        and total since ``base`` as ``Row.moved_text``. Each row's texts are written once for
+        good, so a change writes only its rows and keeps no second copy of the sheet as
+        objects (few objects: short garbage collections)."""
+        key = (start, base) if base else (0, 0)
+        text = self._parts.get(key)
+        if text is None:
+            rows = self.sheet.rows[key[0] :]
+            if base:
+                stamps, loaded = self.stamps, self.loaded
+                parts = [
+                    row.moved_text if stamps.get(row.entry_id, loaded) <= base else row.json_text
+                    for row in rows
+                ]
+            else:
+                parts = [row.json_text for row in rows]
+            text = self._parts[key] = f'{{"rows": [{", ".join(parts)}], {self.head_text()[1:]}'
         return text
 
     def frame(self, start: int = 0, base: int = 0) -> str:
         """The ``sheet`` frame for the pages: the position in the log, the change that led
         there (so a page keeping the log can follow), ``from`` and ``base`` (see the module
-        docstring) and the sheet with the rows from ``start`` on (0: the whole sheet)."""
-        key = (start, base if start else 0)
+        docstring) and the sheet (``base`` 0: the whole; else the part from ``start`` on)."""
+        key = (start, base) if base else (0, 0)
         text = self._frames.get(key)
         if text is None:
             head = json.dumps({"type": "sheet", "seq": self.seq, "change": self.last_change,
                                "from": key[0], "base": key[1]}, ensure_ascii=False)  # fmt: skip
-            text = self._frames[key] = f'{head[:-1]}, "sheet": {self.sheet_text(start)}}}'
+            text = self._frames[key] = f'{head[:-1]}, "sheet": {self.sheet_text(*key)}}}'
         return text
 
     def changed(self, seq: int, change: dict[str, Any] | None, scored: Scored) -> None:
@@ -284,7 +311,9 @@ class LiveList:
         base = self.seq
         self.sheet, self.size, self._head = scored.sheet, scored.size, scored.head
         self.seq, self.last_change = seq, change
-        self._text = None
+        for entry_id in scored.fresh:
+            self.stamps[entry_id] = seq
+        self._parts = {}
         self._frames = {}
         start = scored.done.start
         for watcher in self.watchers:
@@ -392,7 +421,7 @@ class SheetHub:
             done = scored.done
             base, start = live.seq, done.start
             if done.duplicate:
-                start = 0  # a repeat: the whole sheet as it stands (nothing was scored)
+                start = base = 0  # a repeat: the whole sheet as it stands (nothing was scored)
             else:
                 stored = {**change, "key": done.key}
                 if done.kind == "add":
@@ -417,10 +446,11 @@ class SheetHub:
                     },
                     "seq": live.seq,
                     "from": start,
-                    "base": base if start else 0,
+                    "base": base,
                 }
             )
-            return Response(f'{head[:-1]}, "sheet": {live.sheet_text(start)}}}', media_type=JSON)
+            text = live.sheet_text(start, base)
+            return Response(f'{head[:-1]}, "sheet": {text}}}', media_type=JSON)
 
     async def preview(self, live: LiveList, summary: dict[str, Any], entry: str | None) -> str:
         """The row ``summary`` would make (scored on a scoring thread) as JSON text."""

@@ -25,6 +25,7 @@ change is refused as a :class:`SheetConflict`, never silently applied over the o
 
 import copy
 import json
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,8 @@ from stichwerk.sheet.settings import ListSettings
 
 CHANGE_KINDS = ("add", "correct", "delete")
 ID_LENGTH = 64
+YIELD_EVERY = 8
+"""A rebuild lets other threads run after this many deals (see ``Sheet._build``)."""
 MAX_DEALS = 1500
 """Deals one list may hold: a weekly club's season is about 40 evenings of 30 deals (1,200), a
 long evening 100; a list past this is refused (start the next one), so scoring a list anew
@@ -99,6 +102,29 @@ class Row:
         """``to_json()`` as JSON text, written once: a row never changes, and a server that
         sends the whole sheet after every change then writes only the new rows."""
         return json.dumps(self.to_json(), ensure_ascii=False)
+
+    @cached_property
+    def moved_text(self) -> str:
+        """The row for a page that has it already and only its place or total moved (a deal
+        corrected before it): ``{"id", "index", "totals", "same": true}``, the rest as it was."""
+        moved = {"id": self.entry_id, "index": self.index, "totals": list(self.totals)}
+        return json.dumps({**moved, "same": True}, ensure_ascii=False)
+
+    def same_but_place(self, other: "Row") -> bool:
+        """Whether ``other`` is this row but for its index and running totals."""
+        return (
+            self.entry_id == other.entry_id
+            and self.version == other.version
+            and self.number == other.number
+            and self.dealer == other.dealer
+            and self.sitting == other.sitting
+            and self.deal_type == other.deal_type
+            and self.multiplier == other.multiplier
+            and self.settlement == other.settlement
+            and self.outcome == other.outcome
+            and self.summary == other.summary
+            and self.score == other.score
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -349,6 +375,10 @@ class Sheet:
         start = min(start, len(self._rows))
         series, rows = self._series_at(start), self._rows[:start]
         for index, entry in enumerate(entries[start:], start=start + 1):
+            if index % YIELD_EVERY == 0:
+                # A long scoring lets other threads run: a server's event loop waiting for the
+                # interpreter would otherwise wait out the 5 ms switch interval at every step.
+                time.sleep(0)
             if series.is_over:
                 raise SheetError(f"deal {index}: the list is complete")
             ctx = series.context()

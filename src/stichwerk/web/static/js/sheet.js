@@ -77,9 +77,10 @@ async function fetchLog() {
 
 /**
  * The server's answer to a change or a frame: adopt its sheet and follow the log. A part of the
- * sheet (``from`` > 0) holds the rows from index ``from`` on, the rows before it as they were at
- * position ``base`` of the log: it applies to a sheet at ``base`` or later; a page further
- * behind reads the whole sheet anew.
+ * sheet (``base`` > 0) holds the rows from index ``from`` on (the rows before it are as they
+ * were at position ``base`` of the log), a row that only moved or changed its running totals as
+ * ``{id, index, totals, same: true}``: it applies to a sheet at ``base`` or later; a page
+ * further behind reads the whole sheet anew.
  * @param {number} seq
  * @param {any} sheet
  * @param {any} change the change stored at ``seq`` (if known)
@@ -88,12 +89,22 @@ async function fetchLog() {
  */
 async function adopt(seq, sheet, change, from = 0, base = 0) {
   if (!list || seq < list.seq) return;
-  if (from > 0) {
+  if (from > 0 || base > 0) {
     if (base > list.seq || !list.sheet || list.sheet.rows.length < from) {
       await reload();
       return;
     }
-    sheet = { ...sheet, rows: [...list.sheet.rows.slice(0, from), ...sheet.rows] };
+    const had = new Map(list.sheet.rows.map((/** @type {any} */ r) => [r.id, r]));
+    const rows = [];
+    for (const row of sheet.rows) {
+      const old = row.same ? had.get(row.id) : row;
+      if (!old) {
+        await reload();
+        return;
+      }
+      rows.push(row.same ? { ...old, index: row.index, totals: row.totals } : row);
+    }
+    sheet = { ...sheet, rows: [...list.sheet.rows.slice(0, from), ...rows] };
   }
   list.sheet = sheet;
   if (change && seq === list.log.length + 1) list.log.push(change);
@@ -107,6 +118,7 @@ async function adopt(seq, sheet, change, from = 0, base = 0) {
 /** Read the whole sheet anew (a part came that this page is too far behind for). */
 async function reload() {
   const got = await request(`/api/sheets/${token}`);
+  // Offline: the sheet stays as it was; the socket's first frame on reconnecting is whole.
   if (got.ok && list) await adopt(got.data.seq, got.data.sheet, null);
 }
 
