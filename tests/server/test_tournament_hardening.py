@@ -142,8 +142,10 @@ def test_a_backup_keeps_its_series_secret_on_a_second_server(tmp_path: Path) -> 
         assert _post(b, "/api/tournaments", {**CREATE, "name": "X", "secret": secret}).json()
 
 
-def test_the_store_guards_and_the_operator_does_not_need_to(tmp_path: Path) -> None:
-    db = Database(f"sqlite:///{tmp_path}/s.db")
+def test_the_store_guards_and_the_operator_does_not_need_to(
+    any_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = Database(any_url)
     db.migrate()
     try:
         store = TournamentStore(db, backup_dir=None)
@@ -165,6 +167,17 @@ def test_the_store_guards_and_the_operator_does_not_need_to(tmp_path: Path) -> N
         renewed = store.set_series_secret("C", guard=False)
         assert renewed != fresh
         assert data.series == "C"
+        # A history in batches (people known and new), counted once done; a second time no.
+        monkeypatch.setattr(stored, "HISTORY_BATCH", 70)
+        done = store.import_history("C", _history(400), guard=True, secret=renewed, tid=data.id)
+        assert done == {"series": "C", "rows": 400, "tournaments": 10}
+        assert len(store.history("C")) == 400
+        with pytest.raises(stored.TournamentError, match="already"):
+            store.import_history("C", _history(400), source="cli")
+        assert len(store.history("C")) == 400
+        more = store.import_history("C", _history(80, dt.date(2001, 1, 1)), source="cli")
+        assert more["rows"] == 80 and len(store.history("C")) == 480
+        assert {s["series"]: s["tournaments"] for s in store.all_series()}["C"] == 12
     finally:
         db.dispose()
 
