@@ -267,6 +267,13 @@ def test_closing_rounds_are_offered_shown_and_played(browser: Browser, server: S
     other.close()
 
     # Four computers and one Pflichträuber round, watched: the panel says what the deal is.
+    # (A table of bots only needs an account: the guest's page signs up for one first.)
+    signed = page.request.post(
+        server.url + "/api/register",
+        data={"username": "watcher1", "password": "a long password"},
+        headers={"origin": server.url},
+    )
+    assert signed.status == 200, signed.text()
     create_table(
         page,
         server.url,

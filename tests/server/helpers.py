@@ -42,6 +42,18 @@ def guest(client: TestClient) -> dict[str, Any]:
     return user
 
 
+_members = iter(range(1, 10**9))
+
+
+def member(client: TestClient) -> dict[str, Any]:
+    """Register (and log in) a new account with a password: a table of bots only needs one."""
+    name = f"member{next(_members)}"
+    r = client.post("/api/register", json={"username": name, "password": "a long password"})
+    assert r.status_code == 200, r.text
+    user: dict[str, Any] = r.json()["user"]
+    return user
+
+
 def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
     payload: dict[str, Any] = {
         "game": "toy",

@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from stichwerk.cli.replay import replay_record
-from tests.server.helpers import ORIGIN, guest, new_table, receive_until
+from tests.server.helpers import ORIGIN, guest, member, new_table, receive_until
 
 
 def error_of(response: Any) -> str:
@@ -240,7 +240,7 @@ def test_closing_rounds_the_rules_do_not_allow_are_refused(
 
 
 def test_the_first_dealer_is_drawn_by_lot_unless_chosen(client: TestClient) -> None:
-    guest(client)
+    member(client)  # a table of bots only needs an account
     chosen = new_table(client, creator_seat=None, seats=[{"kind": "bot"}] * 4, first_dealer=3)
     assert chosen["first_dealer"] == 3
     assert client.get(f"/api/tables/{chosen['id']}").json()["table"]["first_dealer"] == 3

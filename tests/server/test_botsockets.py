@@ -24,7 +24,7 @@ from stichwerk.server.app import create_app
 from stichwerk.server.botsockets import ActionMessage, LogMessage, Ping, Ready, parse_bot
 from stichwerk.server.config import ExternalSpec, SettingError, load_external_bots
 from stichwerk.storage.models import BotToken
-from tests.server.helpers import ORIGIN, make_settings, receive_until
+from tests.server.helpers import ORIGIN, make_settings, member, receive_until
 from tests.server.leaks import DealTruth, cards_in
 
 FIRST_LEGAL = Path(__file__).resolve().parents[2] / "docs" / "examples" / "bots" / "first_legal.py"
@@ -330,7 +330,7 @@ def test_an_outside_program_plays_a_seat_at_a_web_table(
 ) -> None:
     client = app_client
     caplog.set_level(logging.INFO)
-    client.post("/api/guest", json={})
+    member(client)  # a table of bots only needs an account
     seats = [{"kind": "bot", "bot": "ext:firstlegal"}] + [{"kind": "bot", "bot": "random"}] * 3
     table = client.post(
         "/api/tables",
@@ -351,7 +351,7 @@ def test_an_outside_program_that_dies_is_replaced_never_the_table(
     app_client: TestClient, caplog: pytest.LogCaptureFixture
 ) -> None:
     client = app_client
-    client.post("/api/guest", json={})
+    member(client)  # a table of bots only needs an account
     seats = [{"kind": "bot", "bot": "ext:crashes"}] + [{"kind": "bot", "bot": "random"}] * 3
     table = client.post(
         "/api/tables",

@@ -90,6 +90,14 @@ def guest_cookie(server: Server) -> str:
         return f"stichwerk={http.cookies['stichwerk']}"
 
 
+def member_cookie(server: Server) -> str:
+    """A logged-in account with a password (a table of bots only needs one)."""
+    with httpx.Client(base_url=server.url, headers={"origin": server.url}) as http:
+        body = {"username": "operator1", "password": "a long password"}
+        assert http.post("/api/register", json=body).status_code == 200
+        return f"stichwerk={http.cookies['stichwerk']}"
+
+
 def create_table(server: Server, cookie: str, body: dict[str, Any]) -> str:
     headers = {"origin": server.url, "cookie": cookie}
     with httpx.Client(base_url=server.url, headers=headers) as http:
@@ -126,10 +134,11 @@ BOTS_ONLY = {
 
 
 def test_a_killed_server_leaves_no_process_behind(tmp_path: Path) -> None:
-    server = Server(tmp_path, env={"STICHWERK_BOT_DELAY": "0"})
+    # A table of bots only needs an account, and may play 200 deals only if the operator says.
+    server = Server(tmp_path, env={"STICHWERK_BOT_DELAY": "0", "STICHWERK_BOT_TABLE_DEALS": "200"})
     server.start()
     try:
-        table = create_table(server, guest_cookie(server), BOTS_ONLY)
+        table = create_table(server, member_cookie(server), BOTS_ONLY)
         # A bot has moved: the bot worker runs (and with it multiprocessing's resource_tracker).
         before = watch_until(
             server, table, lambda m: m["type"] == "state" and bool(m["view"]["history"])

@@ -6,13 +6,13 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from stichwerk.cli.replay import replay_record
-from tests.server.helpers import ORIGIN, guest, new_table, play_until, receive_until
+from tests.server.helpers import ORIGIN, guest, member, new_table, play_until, receive_until
 
 BOTS_4 = [{"kind": "bot", "bot": "random"}] * 4
 
 
 def test_a_drescher_and_a_pflichtraeuber_round_close_the_list(client: TestClient) -> None:
-    guest(client)
+    member(client)  # a table of bots only needs an account
     table = new_table(
         client,
         game="cego",
@@ -65,7 +65,7 @@ def test_a_drescher_and_a_pflichtraeuber_round_close_the_list(client: TestClient
 
 
 def test_without_closing_rounds_the_list_ends_after_its_deals(client: TestClient) -> None:
-    guest(client)
+    member(client)  # a table of bots only needs an account
     table = new_table(
         client, game="cego", profile="titisee", seats=BOTS_4, creator_seat=None, series_length=2
     )

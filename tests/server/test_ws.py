@@ -8,7 +8,14 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.helpers import ORIGIN, guest, make_settings, new_table, receive_until
+from tests.server.helpers import (
+    ORIGIN,
+    guest,
+    make_settings,
+    member,
+    new_table,
+    receive_until,
+)
 
 HUMANS_2 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]
 
@@ -293,7 +300,7 @@ def test_stand_in_bot_plays_an_absent_seat_until_return(client: TestClient) -> N
 
 
 def test_the_series_ends(client: TestClient) -> None:
-    guest(client)
+    member(client)  # a table of bots only needs an account
     table = new_table(client, series_length=1, seats=[{"kind": "bot"}] * 4, creator_seat=None)
     with client.websocket_connect(url(table), headers=ORIGIN) as ws:
         last = receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "finished")

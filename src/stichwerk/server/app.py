@@ -13,7 +13,7 @@ import json
 import logging
 import secrets
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
@@ -51,10 +51,23 @@ from stichwerk.storage.botaccounts import BotAccounts
 from stichwerk.storage.db import Database
 from stichwerk.storage.eventlog import EventWriter
 from stichwerk.storage.ratings import RatingStore
-from stichwerk.storage.repo import DealInfo, Repo, SeatTaken, TableInfo, UserInfo
+from stichwerk.storage.repo import (
+    RUNNING,
+    DealInfo,
+    QuotaExceeded,
+    Repo,
+    SeatTaken,
+    TableInfo,
+    UserInfo,
+)
 from stichwerk.web import LANGUAGES, STATIC, TEMPLATES, pick_language, texts
 
 log = logging.getLogger("stichwerk.app")
+
+LOBBY_PAGE = 50
+"""Tables per list of a lobby page unless the request asks for fewer or more ..."""
+LOBBY_MAX_PAGE = 200
+"""... but never more than this."""
 
 
 @dataclass
@@ -205,6 +218,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             deal_seed=settings.deal_seed,
         ),
         repo,
+        idle_release=settings.idle_release,
     )
     templates = Jinja2Templates(directory=str(TEMPLATES))
     svc = Services(
@@ -315,6 +329,11 @@ def table_json(table: TableInfo, user: UserInfo | None) -> dict[str, Any]:
         "invite": table.invite if mine else None,
         "your_seat": table.seat_of(user.id) if user is not None else None,
         "yours": user is not None and table.created_by == user.id,
+        # The creator may stop a running table no other person plays at.
+        "stoppable": user is not None
+        and table.created_by == user.id
+        and table.status in RUNNING
+        and not table.others_seated(user.id),
     }
 
 
@@ -494,6 +513,19 @@ def api_router() -> APIRouter:
         creator = body.creator_seat
         if creator is not None and (creator >= len(seats) or seats[creator][0] != "human"):
             raise HTTPException(400, "the creator's seat must be a person's seat")
+        # A table no person sits at plays by itself on the server's bots: only an account may
+        # start one, a few at a time and not too long (it can be stopped by its creator).
+        unattended = all(s.kind == "bot" or s.account is not None for s in body.seats)
+        if unattended:
+            if user.is_guest:
+                raise HTTPException(
+                    403, "a table of bots only needs an account with a password, not a guest"
+                )
+            if body.series_length > svc.settings.bot_table_deals:
+                raise HTTPException(
+                    400,
+                    f"a table of bots only plays at most {svc.settings.bot_table_deals} deals",
+                )
         if body.time_limit < svc.settings.min_time_limit:
             raise HTTPException(
                 400, f"the time limit is at least {svc.settings.min_time_limit} seconds"
@@ -519,21 +551,25 @@ def api_router() -> APIRouter:
             )
         except StichwerkError as exc:
             raise HTTPException(400, str(exc)) from None
-        table = await asyncio.to_thread(
-            svc.repo.create_table,
-            game=body.game,
-            profile=profile,
-            options=body.options,
-            seats=seats,
-            series_length=body.series_length,
-            time_limit=body.time_limit,
-            public=body.public,
-            created_by=user.id,
-            creator_seat=body.creator_seat,
-            closing_rounds=closing,
-            first_dealer=first_dealer,
-            accounts=accounts,
-        )
+        try:
+            table = await asyncio.to_thread(
+                svc.repo.create_table,
+                game=body.game,
+                profile=profile,
+                options=body.options,
+                seats=seats,
+                series_length=body.series_length,
+                time_limit=body.time_limit,
+                public=body.public,
+                created_by=user.id,
+                creator_seat=body.creator_seat,
+                closing_rounds=closing,
+                first_dealer=first_dealer,
+                accounts=accounts,
+                bot_quota=svc.settings.bot_tables_per_account if unattended else None,
+            )
+        except QuotaExceeded as exc:
+            raise HTTPException(429, str(exc)) from None
         if not table.free_seats:
             # Nobody to wait for: the actor starts the first deal.
             await svc.hub.actor(table.id)
@@ -541,16 +577,38 @@ def api_router() -> APIRouter:
         return {"table": table_json(table, user)}
 
     @router.get("/tables")
-    async def lobby(request: Request) -> dict[str, Any]:
+    async def lobby(
+        request: Request,
+        limit: Annotated[int, Query(ge=1, le=LOBBY_MAX_PAGE)] = LOBBY_PAGE,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    ) -> dict[str, Any]:
+        """A page of each list (open, playing, mine), newest first: ``limit`` tables from
+        ``offset`` on; ``more`` says which lists go on (ask again with ``offset + limit``)."""
         user = await current_user(request)
         repo = services(request).repo
-        open_tables = await asyncio.to_thread(repo.tables, status=("open",), public_only=True)
-        playing = await asyncio.to_thread(repo.tables, status=("playing",), public_only=True)
-        mine = await asyncio.to_thread(repo.tables_of_user, user.id) if user else []
+        # One more than asked tells whether the list goes on.
+        open_tables = await asyncio.to_thread(
+            repo.tables, status=("open",), public_only=True, limit=limit + 1, offset=offset
+        )
+        playing = await asyncio.to_thread(
+            repo.tables, status=("playing",), public_only=True, limit=limit + 1, offset=offset
+        )
+        mine = (
+            await asyncio.to_thread(repo.tables_of_user, user.id, limit=limit + 1, offset=offset)
+            if user
+            else []
+        )
         return {
-            "open": [table_json(t, user) for t in open_tables],
-            "playing": [table_json(t, user) for t in playing[:50]],
-            "mine": [table_json(t, user) for t in mine],
+            "open": [table_json(t, user) for t in open_tables[:limit]],
+            "playing": [table_json(t, user) for t in playing[:limit]],
+            "mine": [table_json(t, user) for t in mine[:limit]],
+            "more": {
+                "open": len(open_tables) > limit,
+                "playing": len(playing) > limit,
+                "mine": len(mine) > limit,
+            },
+            "offset": offset,
+            "limit": limit,
         }
 
     @router.get("/tables/{table_id}")
@@ -597,6 +655,26 @@ def api_router() -> APIRouter:
         await svc.hub.actor(info.id)
         svc.hub.notify(info.id)
         return {"table": table_json(info, user)}
+
+    @router.post("/tables/{table_id}/stop")
+    async def stop(request: Request, table_id: TableId) -> dict[str, Any]:
+        """The creator stops a running table for good (its bots stop; what was played stays;
+        no restart brings it back). A table where another person plays ends with its list."""
+        user = await require_user(request)
+        svc = services(request)
+        info = await visible_table(svc.repo, table_id, user)
+        if info.created_by != user.id:
+            raise HTTPException(403, "only the table's creator may stop it")
+        if info.others_seated(user.id):
+            raise HTTPException(409, "other people play at this table; it ends with its list")
+        if info.status == "finished":
+            raise HTTPException(409, "the list is over already")
+        status = await svc.hub.stop(info.id)
+        if status is None:
+            raise HTTPException(404, "no such table")
+        if status != "stopped":
+            raise HTTPException(409, "the list is over already")
+        return {"table": table_json(replace(info, status=status), user)}
 
     @router.put("/tables/{table_id}/closing_rounds")
     async def closing_rounds(

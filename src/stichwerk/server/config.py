@@ -227,6 +227,15 @@ class Settings:
     """Host names (or addresses) a request's ``Host`` header may name besides the loopback
     names; ``*`` allows any (an operator whose proxy checks it). A page of another site that
     rebinds its DNS name to this server names its own host and is refused (400)."""
+    bot_tables_per_account: int = 2
+    """Tables without a person (every seat a bot or a bot account) one account may have running
+    at once; guests may start none. 0: none for anyone."""
+    bot_table_deals: int = 48
+    """The longest list (ordinary deals) a table without a person may play."""
+    idle_release: float = 300.0
+    """Seconds a table's actor stays in memory with nobody connected and nothing to do (waiting
+    for people, or at a person's turn with nobody there); then it is released and recovers
+    from the event log when someone comes back."""
     deal_seed: str | None = None
     """``None`` (always, in service): every deal is shuffled from the system's secure random
     source, so nobody can foresee a hand. A string seeds each table's deals (and its bots) from
@@ -268,4 +277,7 @@ class Settings:
             max_connections_per_address=_env_int("STICHWERK_MAX_CONNECTIONS_PER_ADDRESS", 64),
             max_sockets_per_address=_env_int("STICHWERK_MAX_SOCKETS_PER_ADDRESS", 32),
             allowed_hosts=_hosts_from_env(),
+            bot_tables_per_account=_env_int("STICHWERK_BOT_TABLES_PER_ACCOUNT", 2),
+            bot_table_deals=_env_int("STICHWERK_BOT_TABLE_DEALS", 48),
+            idle_release=_env_float("STICHWERK_IDLE_RELEASE", 300.0),
         )

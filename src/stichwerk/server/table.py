@@ -15,7 +15,10 @@ Someone connecting or leaving changes only who is present: the newcomer gets the
 else a small ``presence`` frame (seats' connections, stand-in bots, how many watch), at most one
 a second per table, so a churning audience cannot flood the players with state frames.
 A human seat whose person has been away longer than the table's time limit is played by the
-table's stand-in bot until the person returns.
+table's stand-in bot until the person returns, as long as somebody (a player or a spectator) is
+at the table: a table nobody attends waits at a person's turn instead of playing itself out,
+and its actor, with nothing to do, is released by the hub and recovered from the log when
+someone comes back. A table stopped by its creator or the operator plays no more.
 
 A seat held by a *bot account* is played by a program over the bot websocket
 (``server/botsockets.py``): its connection gets no state frames, only the bot protocol's
@@ -136,6 +139,14 @@ class Refresh:
 
 
 @dataclass
+class Stopped:
+    """The table was stopped (its row says so already): no bot moves any more; ``done`` is
+    set once the actor has taken it in."""
+
+    done: asyncio.Future[None] | None = None
+
+
+@dataclass
 class EditClosing:
     """The table's creator puts new closing rounds in place of those still to come; ``done``
     gets the stored table, or the ``StichwerkError`` that says why not."""
@@ -203,6 +214,7 @@ Command = (
     | NextCommand
     | SyncCommand
     | Refresh
+    | Stopped
     | EditClosing
     | BotMove
     | BotAnswer
@@ -277,6 +289,11 @@ class TableActor:
         self.booted = asyncio.Event()
         self.failed = False
         """Recovery failed: the table cannot be served (the log says why)."""
+        self.released = False
+        """The hub let go of this actor (idle): a connection that still reaches it is closed
+        with 1012 and comes back to a new actor recovered from the log."""
+        self.last_used = time.monotonic()
+        """When the hub last handed the actor out (a connection on its way is not idle)."""
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -300,7 +317,32 @@ class TableActor:
 
     def post(self, command: Command) -> None:
         """Put a command into the inbox (from any task on the loop)."""
+        if self.released:
+            # Nobody reads this inbox any more: a newcomer tries again and meets a new actor.
+            if isinstance(command, Join):
+                command.conn.close(1012)
+            elif isinstance(command, Stopped) and command.done and not command.done.done():
+                command.done.set_result(None)
+            elif isinstance(command, EditClosing) and not command.done.done():
+                command.done.set_exception(StichwerkError("the table was put away; try again"))
+            return
         self._inbox.put_nowait(command)
+
+    def idle(self) -> bool:
+        """Whether the actor has nothing to do and nobody to serve: no connection, no command
+        waiting, no bot thinking, and no move the server would make by itself (the table waits
+        for people, is over or stopped, or waits at a person's turn with nobody there)."""
+        if not self.booted.is_set() or self.failed or self.connections:
+            return False
+        if not self._inbox.empty() or self._bot_tasks or self._deal_pending or self._asked:
+            return False
+        if self.info.status != "playing":
+            return True
+        state = self.state
+        if state is None or state.is_over:
+            return self.series.is_over
+        seat = state.to_act
+        return seat is None or (not self._bot_controls(seat) and self._fallback_for != self.version)
 
     @property
     def connections(self) -> int:
@@ -380,6 +422,10 @@ class TableActor:
                 conn.send(self._state_frame(conn.seat))
             case Refresh():
                 await self._refresh()
+            case Stopped(done):
+                self._stopped()
+                if done is not None and not done.done():
+                    done.set_result(None)
             case EditClosing(rounds, done):
                 try:
                     changed = await self._edit_closing(rounds)
@@ -466,6 +512,10 @@ class TableActor:
         """Verify, log, then apply and broadcast. Returns whether the action was taken."""
         state = self.state
         assert state is not None and self.deal_id is not None
+        if self.info.status != "playing":
+            if conn is not None:
+                conn.send(error_frame("stopped", "the table was stopped; it plays no more"))
+            return False
         trial = state.clone()
         try:
             canonical = trial.apply(action)
@@ -515,6 +565,20 @@ class TableActor:
         for conn in self._bot_conns():
             conn.send(frame("bye"))
             conn.close(1000)
+
+    def _stopped(self) -> None:
+        """The table was stopped: bots stop thinking, bot accounts are sent away, everyone
+        gets the last state (status ``stopped``)."""
+        self.info = _with_status(self.info, "stopped")
+        for task in list(self._bot_tasks):
+            task.cancel()
+        self._bot_pending = None
+        self._asked = None
+        self.ctx.bots.release(f"{self.info.id}:")
+        for conn in self._bot_conns():
+            conn.send(frame("bye"))
+            conn.close(1000)
+        self._broadcast()
 
     def _next(self, conn: Conn) -> None:
         if conn.seat is None or self.state is None or not self.state.is_over:
@@ -567,6 +631,8 @@ class TableActor:
         self._bot_pending = None
         state = self.state
         if version != self.version or state is None or state.is_over or state.to_act != seat:
+            return
+        if self.info.status != "playing":
             return
         if not self._bot_controls(seat) and self._fallback_for != version:
             return
@@ -634,11 +700,23 @@ class TableActor:
         return self.info.seat_list[seat].kind == "human"
 
     def _bot_controls(self, seat: int) -> bool:
-        """Bot seats, and human seats whose person has been away past the time limit."""
+        """Bot seats, and human seats whose person has been away past the time limit while
+        somebody attends the table (nobody there: the table waits for its people)."""
         if not self._is_human(seat):
             return True
         since = self.away_since.get(seat)
-        return since is not None and time.monotonic() - since >= self.info.time_limit
+        return (
+            since is not None
+            and time.monotonic() - since >= self.info.time_limit
+            and self._attended()
+        )
+
+    def _attended(self) -> bool:
+        """Whether a person's browser is connected, at a seat or watching (a bot account's
+        program is not a person)."""
+        return bool(self.spectators) or any(
+            not c.bot for conns in self.seated.values() for c in conns
+        )
 
     def _bot_name(self, seat: int) -> str:
         return self.info.seat_list[seat].bot or DEFAULT_STAND_IN
@@ -669,7 +747,8 @@ class TableActor:
             task = asyncio.create_task(self._bot_turn(self.version, seat, state.view(seat)))
             self._bot_tasks.add(task)
             task.add_done_callback(self._bot_tasks.discard)
-        elif seat in self.away_since:
+        elif seat in self.away_since and self._attended():
+            # (Nobody there: no timer; whoever comes next brings the table back to life.)
             left = self.info.time_limit - (time.monotonic() - self.away_since[seat])
             self._wake_in(max(left, 0.0) + 0.05)
 
@@ -826,6 +905,8 @@ class TableActor:
     def _phase(self) -> str:
         if self.info.status == "open":
             return "waiting"
+        if self.info.status == "stopped":
+            return "stopped"
         if self.state is None:
             return "between" if not self.series.is_over else "finished"
         if self.state.is_over:

@@ -6,6 +6,7 @@ dataclasses instead of ORM objects means nothing lazy crosses a thread.
 """
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -48,6 +49,15 @@ class NameTaken(ValueError):
 
 class SeatTaken(ValueError):
     """Someone else sat down first (or the seat is a bot's)."""
+
+
+class QuotaExceeded(ValueError):
+    """The account runs as many tables without a person as it may."""
+
+
+RUNNING = ("open", "playing")
+"""A table's status while its list is not over; it then becomes ``finished``, or ``stopped``
+(by its creator or the operator: it never plays again and no restart recovers it)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +120,18 @@ class TableInfo:
     def free_seats(self) -> list[int]:
         """Human seats nobody has taken yet."""
         return [s.seat for s in self.seat_list if s.kind == "human" and s.user_id is None]
+
+    @property
+    def unattended(self) -> bool:
+        """No seat is a person's (every seat a bot or a bot account): nobody needs the table."""
+        return all(s.kind != "human" or s.bot_account for s in self.seat_list)
+
+    def others_seated(self, user_id: int) -> bool:
+        """Whether a person other than ``user_id`` holds a seat (bot accounts are no persons)."""
+        return any(
+            s.kind == "human" and s.user_id not in (None, user_id) and not s.bot_account
+            for s in self.seat_list
+        )
 
 
 @dataclass(frozen=True)
@@ -265,13 +287,24 @@ class Repo:
         first_dealer: int = 0,
         list_rules: dict[str, Any] | None = None,
         accounts: dict[int, int] | None = None,
+        bot_quota: int | None = None,
     ) -> TableInfo:
         """A new table; ``seats`` lists ``(kind, bot)``; the creator sits at ``creator_seat``;
         ``closing_rounds`` follow the ``series_length`` ordinary deals; ``first_dealer`` deals
         first; ``list_rules`` are a tournament table's Pflicht-Soli; ``accounts`` seats accounts
-        (the creator's bot accounts) at other seats."""
+        (the creator's bot accounts) at other seats. ``bot_quota``: the table has no person, and
+        the creator may have at most that many such tables running (``QuotaExceeded``), checked
+        in the same transaction as the insert (the creator's row is locked on PostgreSQL;
+        SQLite's writers take turns), so two requests at once cannot both slip under it."""
         table_id = new_id(9)
         with Session(self.db.write) as session, session.begin():
+            if bot_quota is not None:
+                session.execute(select(User.id).where(User.id == created_by).with_for_update())
+                if self._running_unattended(session, created_by) >= bot_quota:
+                    raise QuotaExceeded(
+                        f"you may have {bot_quota} table(s) without a person running at once;"
+                        " stop one first"
+                    )
             session.add(
                 Table(
                     id=table_id,
@@ -300,34 +333,45 @@ class Repo:
         assert table is not None
         return table
 
-    def _table_info(self, session: Session, table: Table) -> TableInfo:
-        rows = session.execute(
-            select(TableSeat, User.username, User.bot_owner_id)
+    def _running_unattended(self, session: Session, user_id: int) -> int:
+        """How many running tables ``user_id`` made that no person sits at."""
+        person = (
+            select(TableSeat.table_id)
             .outerjoin(User, User.id == TableSeat.user_id)
-            .where(TableSeat.table_id == table.id)
-            .order_by(TableSeat.seat)
-        ).all()
-        seat_list = tuple(
-            SeatInfo(s.seat, s.kind, s.bot, s.user_id, name, owner is not None)
-            for s, name, owner in rows
+            .where(
+                TableSeat.kind == "human",
+                or_(TableSeat.user_id.is_(None), User.bot_owner_id.is_(None)),
+            )
         )
-        return TableInfo(
-            id=table.id,
-            game=table.game,
-            profile=table.profile,
-            options=dict(table.options),
-            seats=table.seats,
-            series_length=table.series_length,
-            time_limit=table.time_limit,
-            public=table.public,
-            invite=table.invite,
-            status=table.status,
-            created_by=table.created_by,
-            seat_list=seat_list,
-            closing_rounds=tuple(str(kind) for kind in table.closing_rounds),
-            first_dealer=table.first_dealer,
-            list_rules=None if table.list_rules is None else dict(table.list_rules),
+        return int(
+            session.scalar(
+                select(func.count(Table.id)).where(
+                    Table.created_by == user_id,
+                    Table.status.in_(RUNNING),
+                    Table.id.not_in(person),
+                )
+            )
+            or 0
         )
+
+    def _table_info(self, session: Session, table: Table) -> TableInfo:
+        return self._table_infos(session, [table])[0]
+
+    def _table_infos(self, session: Session, tables: Sequence[Table]) -> list[TableInfo]:
+        """The tables with their seats, read in one query (a lobby page is one round trip)."""
+        by_table: dict[str, list[SeatInfo]] = {t.id: [] for t in tables}
+        if tables:
+            rows = session.execute(
+                select(TableSeat, User.username, User.bot_owner_id)
+                .outerjoin(User, User.id == TableSeat.user_id)
+                .where(TableSeat.table_id.in_(list(by_table)))
+                .order_by(TableSeat.table_id, TableSeat.seat)
+            ).all()
+            for s, name, owner in rows:
+                by_table[s.table_id].append(
+                    SeatInfo(s.seat, s.kind, s.bot, s.user_id, name, owner is not None)
+                )
+        return [_table_row(t, tuple(by_table[t.id])) for t in tables]
 
     def table(self, table_id: str) -> TableInfo | None:
         """The table ``table_id`` with its seats."""
@@ -335,18 +379,25 @@ class Repo:
             table = session.get(Table, table_id)
             return None if table is None else self._table_info(session, table)
 
-    def tables(self, *, status: tuple[str, ...], public_only: bool = False) -> list[TableInfo]:
-        """Tables in one of ``status``, newest first."""
+    def tables(
+        self,
+        *,
+        status: tuple[str, ...],
+        public_only: bool = False,
+        limit: int = 200,
+        offset: int = 0,
+    ) -> list[TableInfo]:
+        """Tables in one of ``status``, newest first: ``limit`` of them from ``offset`` on."""
         with Session(self.db.read) as session:
             query = select(Table).where(Table.status.in_(status))
             if public_only:
                 query = query.where(Table.public.is_(True))
-            rows = session.scalars(query.order_by(Table.created_at.desc()).limit(200)).all()
-            return [self._table_info(session, t) for t in rows]
+            query = query.order_by(Table.created_at.desc(), Table.id).limit(limit).offset(offset)
+            return self._table_infos(session, session.scalars(query).all())
 
-    def tables_of_user(self, user_id: int) -> list[TableInfo]:
+    def tables_of_user(self, user_id: int, *, limit: int = 100, offset: int = 0) -> list[TableInfo]:
         """Every table where ``user_id`` holds a seat, that they opened or were invited to
-        watch, newest first."""
+        watch, newest first: ``limit`` of them from ``offset`` on."""
         seated = select(TableSeat.table_id).where(TableSeat.user_id == user_id)
         watching = select(TableViewer.table_id).where(TableViewer.user_id == user_id)
         with Session(self.db.read) as session:
@@ -359,10 +410,11 @@ class Repo:
                         Table.id.in_(watching),
                     )
                 )
-                .order_by(Table.created_at.desc())
-                .limit(100)
+                .order_by(Table.created_at.desc(), Table.id)
+                .limit(limit)
+                .offset(offset)
             ).all()
-            return [self._table_info(session, t) for t in rows]
+            return self._table_infos(session, rows)
 
     def add_viewer(self, table_id: str, user_id: int) -> None:
         """Let ``user_id`` watch the table (they redeemed its invite); idempotent."""
@@ -418,9 +470,37 @@ class Repo:
         return table
 
     def set_table_status(self, table_id: str, status: str) -> None:
-        """Mark a table ``open``, ``playing`` or ``finished``."""
+        """Mark a table ``open``, ``playing`` or ``finished``; a stopped table stays stopped."""
         with Session(self.db.write) as session, session.begin():
-            session.execute(update(Table).where(Table.id == table_id).values(status=status))
+            session.execute(
+                update(Table)
+                .where(Table.id == table_id, Table.status != "stopped")
+                .values(status=status)
+            )
+
+    def stop_table(self, table_id: str) -> str | None:
+        """Stop a running table for good (its creator or the operator): it plays no more deal
+        and no restart recovers it; what it played stays. Returns the status it has now
+        (``None``: no such table)."""
+        with Session(self.db.write) as session, session.begin():
+            session.execute(
+                update(Table)
+                .where(Table.id == table_id, Table.status.in_(RUNNING))
+                .values(status="stopped")
+            )
+            return session.scalar(select(Table.status).where(Table.id == table_id))
+
+    def stopped_among(self, table_ids: list[str]) -> set[str]:
+        """Those of ``table_ids`` that are stopped (the server's actors look every few seconds,
+        so a stop by the operator's command reaches a running server)."""
+        if not table_ids:
+            return set()
+        with Session(self.db.read) as session:
+            return set(
+                session.scalars(
+                    select(Table.id).where(Table.id.in_(table_ids), Table.status == "stopped")
+                ).all()
+            )
 
     # -- deals and events ---------------------------------------------------------------------
 
@@ -510,3 +590,23 @@ def _aware(moment: datetime) -> datetime:
 
 def _user_info(user: User) -> UserInfo:
     return UserInfo(user.id, user.username, user.is_guest, user.password_hash, user.bot_owner_id)
+
+
+def _table_row(table: Table, seat_list: tuple[SeatInfo, ...]) -> TableInfo:
+    return TableInfo(
+        id=table.id,
+        game=table.game,
+        profile=table.profile,
+        options=dict(table.options),
+        seats=table.seats,
+        series_length=table.series_length,
+        time_limit=table.time_limit,
+        public=table.public,
+        invite=table.invite,
+        status=table.status,
+        created_by=table.created_by,
+        seat_list=seat_list,
+        closing_rounds=tuple(str(kind) for kind in table.closing_rounds),
+        first_dealer=table.first_dealer,
+        list_rules=None if table.list_rules is None else dict(table.list_rules),
+    )
