@@ -11,6 +11,9 @@ answer and a follower's frame.
 
     python benchmarks/sheet_stall.py --deals 1500 --seconds 20
 
+``--gc`` also has the server report each garbage collection over 20 ms (a collection holds
+the interpreter: it stalls the event loop as any work on it would).
+
 Everything runs on loopback; the load client shares the machine with the server.
 """
 
@@ -31,6 +34,18 @@ import httpx
 from websockets.sync.client import connect
 
 NAMES = ["Anna", "Bernd", "Clara", "Dieter"]
+GC_WATCH = """
+import gc, runpy, sys, time
+started = [0.0]
+def watch(phase, info):
+    if phase == "start":
+        started[0] = time.perf_counter()
+    elif (took := time.perf_counter() - started[0]) > 0.02:
+        print(f"gc: generation {info['generation']} took {took * 1000:.0f} ms", file=sys.stderr)
+gc.callbacks.append(watch)
+sys.argv = ["stichwerk.server", *sys.argv[1:]]
+runpy.run_module("stichwerk.server", run_name="__main__", alter_sys=True)
+"""
 
 
 def free_port() -> int:
@@ -76,14 +91,16 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1500)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--gc", action="store_true", help="report long garbage collections")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     workdir = tempfile.mkdtemp(prefix="sheet_stall_")
     env = {**os.environ, "STICHWERK_DATABASE_URL": f"sqlite:///{workdir}/stall.db"}
+    start = ["-c", GC_WATCH] if args.gc else ["-m", "stichwerk.server"]
     server = subprocess.Popen(
-        [sys.executable, "-m", "stichwerk.server", "--port", str(port), "--log-level", "warning"],
+        [sys.executable, *start, "--port", str(port), "--log-level", "warning"],
         cwd=workdir,
         env=env,
     )

@@ -87,6 +87,10 @@ class Row:
     settlement: tuple[Number, ...]
     """What each seat writes for the deal (Bock applied)."""
     totals: tuple[Number, ...]
+    source: "Entry | None" = field(default=None, compare=False, repr=False)
+    """The entry the row was scored from (entries never change: a correction is a new one)."""
+    context: DealContext | None = field(default=None, compare=False, repr=False)
+    """Where the list stood for the deal: the same entry in the same place scores the same."""
 
     @property
     def label(self) -> str:
@@ -374,6 +378,9 @@ class Sheet:
         module = get_game(settings.game)
         start = min(start, len(self._rows))
         series, rows = self._series_at(start), self._rows[:start]
+        # A later deal that finds the list as before (its dealer, Pflicht-Soli, round) keeps its
+        # score: only its place and totals move, and it costs no scoring and few new objects.
+        scored = {row.entry_id: row for row in self._rows[start:]}
         for index, entry in enumerate(entries[start:], start=start + 1):
             if index % YIELD_EVERY == 0:
                 # A long scoring lets other threads run: a server's event loop waiting for the
@@ -382,15 +389,19 @@ class Sheet:
             if series.is_over:
                 raise SheetError(f"deal {index}: the list is complete")
             ctx = series.context()
-            try:
-                summary = self._complete(entry.summary, ctx)
-                if module.summary_outcome is not None:
-                    score, outcome = module.summary_outcome(summary, ctx)
-                else:
-                    score = module.score_summary(summary)
-                    outcome = DealOutcome(settlement=tuple(score["settlement"]))
-            except StichwerkError as exc:
-                raise SheetError(f"deal {index}: {exc}") from None
+            before = scored.get(entry.id)
+            if before is not None and before.source is entry and before.context == ctx:
+                summary, score, outcome = before.summary, before.score, before.outcome
+            else:
+                try:
+                    summary = self._complete(entry.summary, ctx)
+                    if module.summary_outcome is not None:
+                        score, outcome = module.summary_outcome(summary, ctx)
+                    else:
+                        score = module.score_summary(summary)
+                        outcome = DealOutcome(settlement=tuple(score["settlement"]))
+                except StichwerkError as exc:
+                    raise SheetError(f"deal {index}: {exc}") from None
             recorded = series.record(outcome)
             rows.append(
                 Row(
@@ -407,6 +418,8 @@ class Sheet:
                     multiplier=recorded.multiplier,
                     settlement=recorded.written,
                     totals=recorded.totals,
+                    source=entry,
+                    context=ctx,
                 )
             )
         return series, rows
