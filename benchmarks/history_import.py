@@ -160,8 +160,8 @@ def while_probed(server: Server, deals: bool, work: Any) -> tuple[Any, float, Pr
     return result, took, health, sheet
 
 
-def real_backup(players: int) -> None:
-    """The weight of a real backup: a Wielandstrasse tournament of ``players`` players, every
+def real_backup(players: int) -> bytes:
+    """A real backup: a Wielandstrasse tournament of ``players`` players, every
     round drawn and every table's sheet filled, exported as the director downloads it."""
     from tests.server.tournament_helpers import doko_deals
 
@@ -203,6 +203,7 @@ def real_backup(players: int) -> None:
         f"real backup of {players} players: {len(text) / 2**20:.2f} MiB, "
         f"{containers} objects and arrays, {text.count(b',')} commas"
     )
+    return text
 
 
 def main() -> None:
@@ -212,6 +213,9 @@ def main() -> None:
     parser.add_argument("--backup-mib", type=int, default=16)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--real-players", type=int, default=0, help="only weigh a real backup")
+    parser.add_argument(
+        "--import-players", type=int, default=200, help="a real backup of so many players imported"
+    )
     args = parser.parse_args()
     if args.real_players:
         real_backup(args.real_players)
@@ -232,6 +236,10 @@ def run(server: Server, args: argparse.Namespace) -> None:
     ).json()
     director = made["links"]["director"].removeprefix("/tournaments/")
     secret = made.get("series_secret")
+    _, took, health, sheets = while_probed(server, True, lambda: time.sleep(1.5))
+    print("idle (the machine's noise, nothing imported):")
+    print("  " + health.report("/healthz"))
+    print("  " + sheets.report("sheet entries"))
     for label, rows, seed, short in (
         ("history", args.rows, args.seed, False),
         ("big history", args.big_rows, args.seed + 1, True),
@@ -250,6 +258,17 @@ def run(server: Server, args: argparse.Namespace) -> None:
             f"{label}: {rows} rows, {size / 2**20:.2f} MiB: HTTP {answer.status_code} "
             f"{answer.text[:100]!r} in {took:.2f} s"
         )
+        print("  " + health.report("/healthz"))
+        print("  " + sheets.report("sheet entries"))
+
+    if args.import_players:
+        backup = json.loads(real_backup(args.import_players))
+
+        def take_over() -> httpx.Response:
+            return client.post("/api/tournaments/import", json={"backup": backup})
+
+        answer, took, health, sheets = while_probed(server, True, take_over)
+        print(f"  imported: HTTP {answer.status_code} {answer.text[:60]!r} in {took:.2f} s")
         print("  " + health.report("/healthz"))
         print("  " + sheets.report("sheet entries"))
 

@@ -1521,14 +1521,15 @@ class TournamentStore:
         in (:attr:`Tournament.series_key`); one without is claimed (the answer's
         ``series_secret``, shown once, and the tournament let in)."""
         club = clean_text(series, "club or series", required=True)
-        rows = read_results_csv(text)
-        if not rows:
-            raise StichwerkError("the CSV file has no rows")
-        if len(rows) > MAX_HISTORY_ROWS:
+        lines = sum(1 for line in text.splitlines() if line.strip()) - 1  # before reading it
+        rows = read_results_csv(text) if lines <= MAX_HISTORY_ROWS else []
+        if lines > MAX_HISTORY_ROWS or len(rows) > MAX_HISTORY_ROWS:
             raise StichwerkError(
                 f"a history import takes at most {MAX_HISTORY_ROWS} rows, this file has "
-                f"{len(rows)}: split it by years"
+                f"{max(lines, len(rows))}: split it by years"
             )
+        if not rows:
+            raise StichwerkError("the CSV file has no rows")
         for r in rows:
             clean_name(r.player)
         names = sorted({r.player for r in rows})
