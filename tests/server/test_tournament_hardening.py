@@ -396,3 +396,25 @@ def test_every_number_of_a_backup_is_checked_where_it_enters(app_client: TestCli
     # The untouched backup still goes in.
     r = _post(c, "/api/tournaments/import", {"backup": backup, "replace": True})
     assert r.status_code == 200, r.text
+
+
+def test_a_history_row_with_a_huge_field_or_a_dirty_name_is_one_line(
+    app_client: TestClient,
+) -> None:
+    """A field of 10**30 players overflowed the database's integer (a 500); a tournament's name
+    of 200 characters, or with a bidi override, went in unchecked."""
+    c = app_client
+    made = _post(c, "/api/tournaments", CREATE).json()
+    history = f"/api/tournaments/{_director(made)}/history"
+    head = "date,player,place,participants,tournament\n"
+    for row, words in (
+        (f"2020-05-01,Anna,1,{10**30},T", ("participants", "10000")),
+        (f"2020-05-01,Anna,{10**30},{10**30},T", ("participants",)),
+        ("2020-05-01,Anna,1,1," + "x" * 200, ("tournament's name", "120")),
+        ("2020-05-01,Anna,1,1,Evil\u202egnp.exe", ("tournament's name",)),
+    ):
+        _refused(_post(c, history, {"text": head + row + "\n"}), 400, *words)
+    r = _post(c, history, {"text": head + "2020-05-01,Anna,1,1,  Frühjahr   2020 \n"})
+    assert r.status_code == 200, r.text
+    text = c.get("/api/rankings/history.csv", params={"series": "Club"}).text
+    assert "Frühjahr 2020" in text

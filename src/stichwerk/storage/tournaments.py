@@ -1532,6 +1532,8 @@ class TournamentStore:
             raise StichwerkError("the CSV file has no rows")
         for r in rows:
             clean_name(r.player)
+        # A tournament's name as the app keeps every name: one line, printable, 120 at most.
+        rows = [replace(r, tournament=clean_text(r.tournament, "tournament's name")) for r in rows]
         names = sorted({r.player for r in rows})
         keys = {r.key for r in rows}
         with Session(self.db.read) as session:

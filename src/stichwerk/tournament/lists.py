@@ -77,6 +77,11 @@ class ListEntry:
         }
 
 
+MAX_PARTICIPANTS = 10_000
+"""The largest field a history row may give (a number from a file: the database's integers end
+somewhere, a tournament's field long before)."""
+
+
 def check_results(rows: Iterable[PastResult]) -> list[PastResult]:
     """The rows, checked: names, places within the field, one row per player and tournament,
     one field size per tournament, no more rows than participants."""
@@ -89,8 +94,10 @@ def check_results(rows: Iterable[PastResult]) -> list[PastResult]:
         what = f"{row.date.isoformat()}{' ' + row.tournament if row.tournament else ''}"
         if not name:
             raise StichwerkError(f"a result of {what} has no player name")
-        if row.participants < 1:
-            raise StichwerkError(f"{what}: {row.participants} participants is not a field")
+        if not 1 <= row.participants <= MAX_PARTICIPANTS:
+            raise StichwerkError(
+                f"{what}: {row.participants} participants is not a field (1 to {MAX_PARTICIPANTS})"
+            )
         if not 1 <= row.place <= row.participants:
             raise StichwerkError(
                 f"{what}: {name} is placed {row.place} of {row.participants} participants"
