@@ -241,3 +241,24 @@ def test_a_list_past_the_deal_cap_is_refused_by_import_and_by_add(client: TestCl
     scorer, _, _ = imported(client, MAX_DEALS)
     r = client.post(f"/api/sheets/{scorer}/changes", json={"op": "add", "summary": normal(rng)})
     refused(r, 400, f"at most {MAX_DEALS} deals")
+
+
+def test_a_list_stored_before_the_cap_still_opens_and_takes_corrections(
+    client: TestClient,
+) -> None:
+    rng = random.Random(11)
+    hub = hub_of(client)
+    changes = [
+        (f"k{n}", {"op": "add", "summary": normal(rng), "entry": f"d{n}", "key": f"k{n}"})
+        for n in range(MAX_DEALS + 20)
+    ]
+    settings = ListSettings(game="doppelkopf", profile="wielandstrasse", names=tuple(NAMES))
+    info = hub.repo.create_list(settings.to_json(), changes, link="import")
+    r = client.get(f"/api/sheets/{info.scorer_token}")
+    assert r.status_code == 200, r.text
+    assert len(r.json()["sheet"]["rows"]) == MAX_DEALS + 20
+    url = f"/api/sheets/{info.scorer_token}/changes"
+    r = client.post(url, json={"op": "correct", "entry": "d3", "summary": normal(rng)})
+    assert r.status_code == 200, r.text
+    refused(client.post(url, json={"op": "add", "summary": normal(rng)}), 400, "at most")
+    assert client.post(url, json={"op": "delete", "entry": "d4"}).status_code == 200

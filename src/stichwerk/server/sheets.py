@@ -96,6 +96,9 @@ SCORE_WORKERS = 1
 SCORE_QUEUE = 16
 """Default of ``STICHWERK_SHEET_QUEUE``: scoring jobs running or waiting; one more is 503."""
 BUSY = "busy, try again"
+STORED_DEALS = 5000
+"""Deals a stored list may hold when it is read: lists imported before the cap of
+``stichwerk.sheet.MAX_DEALS`` (the line cap was 5,000) still open; they take no more deals."""
 PURE_PACKAGES = ("core", "cego", "doppelkopf", "sheet")
 """What the phone runs: the rules and the sheet, which need the standard library only."""
 STATIC_FILES = (
@@ -329,7 +332,7 @@ def _load(repo: SheetRepo, list_id: str) -> LiveList | None:
     if info is None:
         return None
     changes = repo.changes(list_id)
-    sheet = replay(info.settings, (c.change for c in changes))
+    sheet = replay(info.settings, (c.change for c in changes), limit=STORED_DEALS)
     return _prepared(info, sheet, changes[-1].seq if changes else 0)
 
 

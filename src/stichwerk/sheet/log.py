@@ -13,15 +13,20 @@ from typing import Any
 
 from stichwerk.core.errors import StichwerkError
 from stichwerk.sheet.settings import read_settings, stored_header
-from stichwerk.sheet.sheet import Sheet, SheetConflict
+from stichwerk.sheet.sheet import MAX_DEALS, Sheet, SheetConflict
 
 
-def replay(settings: Mapping[str, Any], changes: Iterable[Mapping[str, Any]]) -> Sheet:
+def replay(
+    settings: Mapping[str, Any], changes: Iterable[Mapping[str, Any]], *, limit: int = MAX_DEALS
+) -> Sheet:
     """The sheet of ``settings`` (a header, as ``ListSettings.to_json`` writes it) after
-    ``changes``; the first change that does not apply raises its one-line ``SheetError``."""
-    sheet = Sheet(read_settings(stored_header(settings)))
+    ``changes``; the first change that does not apply raises its one-line ``SheetError``.
+    ``limit``: the deals the log may hold (a server's own log, kept before ``MAX_DEALS``, may
+    hold more); adds beyond ``MAX_DEALS`` are refused from then on all the same."""
+    sheet = Sheet(read_settings(stored_header(settings)), limit=limit)
     for change in changes:
         sheet.apply(change)
+    sheet.limit = MAX_DEALS
     return sheet
 
 

@@ -173,6 +173,8 @@ class Sheet:
     settings: ListSettings
     entries: list[Entry] = field(default_factory=list)
     _keys: dict[str, Applied] = field(default_factory=dict, repr=False)
+    limit: int = field(default=MAX_DEALS, repr=False)
+    """Deals an add may bring the list to (a list stored before the cap replays with more)."""
     _series: Series = field(init=False, repr=False)
     _rows: list[Row] = field(init=False, repr=False)
 
@@ -325,9 +327,9 @@ class Sheet:
         entries = list(self.entries)
         if op == "add":
             assert summary is not None
-            if len(entries) >= MAX_DEALS:
+            if len(entries) >= self.limit:
                 raise SheetError(
-                    f"a list holds at most {MAX_DEALS} deals: start a new list for the next ones"
+                    f"a list holds at most {self.limit} deals: start a new list for the next ones"
                 )
             entry_id = entry_id or uuid.uuid4().hex
             if any(e.id == entry_id for e in entries):
