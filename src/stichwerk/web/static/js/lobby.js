@@ -33,9 +33,9 @@ async function refresh() {
     accountPanel(),
     ...(me && !me.guest ? [botsPanel()] : []),
     me ? createPanel() : el("p", { class: "note", text: t("lobby.login_first") }),
-    tableList(t("lobby.mine"), lists.mine, "mine"),
-    tableList(t("lobby.open"), lists.open, "open"),
-    tableList(t("lobby.playing"), lists.playing, "playing"),
+    tableList(t("lobby.mine"), lists, "mine"),
+    tableList(t("lobby.open"), lists, "open"),
+    tableList(t("lobby.playing"), lists, "playing"),
   );
 }
 
@@ -164,12 +164,37 @@ async function call(path, body) {
 }
 
 /**
+ * One of the lobby's lists, a page at a time: "more" asks the server for the next page.
  * @param {string} title
- * @param {any[]} tables
- * @param {string} id
+ * @param {any} lists the lobby's answer (``open``, ``playing``, ``mine``, ``more``, ``limit``)
+ * @param {"open" | "playing" | "mine"} id
  */
-function tableList(title, tables, id) {
+function tableList(title, lists, id) {
   const list = el("ul", { class: "tables", id: `tables-${id}` });
+  const limit = lists.limit || 50;
+  let offset = 0;
+  const more = el("button", { type: "button", class: "more", id: `more-${id}`, text: t("lobby.more") });
+  more.hidden = !(lists.more && lists.more[id]);
+  more.addEventListener("click", async () => {
+    try {
+      offset += limit;
+      const page = await api(`/api/tables?limit=${limit}&offset=${offset}`);
+      addTables(list, page[id]);
+      more.hidden = !page.more[id];
+    } catch (error) {
+      toast(/** @type {Error} */ (error).message);
+    }
+  });
+  addTables(list, lists[id]);
+  if (!lists[id].length) list.append(el("li", { class: "note", text: t("lobby.none") }));
+  return el("section", { class: "panel" }, [el("h2", { text: title }), list, more]);
+}
+
+/**
+ * @param {HTMLElement} list
+ * @param {any[]} tables
+ */
+function addTables(list, tables) {
   for (const table of tables) {
     const seats = table.seats.map((/** @type {any} */ s) => s.kind === "bot" ? `${t("lobby.bot")} (${s.bot})` : s.name || t("lobby.free")).join(", ");
     const link = table.invite ? `/t/${table.id}?invite=${table.invite}` : `/t/${table.id}`;
@@ -185,10 +210,13 @@ function tableList(title, tables, id) {
       (table.closing_rounds || []).length
         ? el("span", { class: "closing-note", text: ` – ${t("lobby.closing")}: ${closingRoundsText(table.closing_rounds)}` })
         : null,
+      // The creator may stop a running table nobody else plays at (e.g. one of bots only).
+      table.stoppable ? el("button", {
+        type: "button", class: "stop-table", "data-stop": table.id, title: t("lobby.stop_title"), text: t("lobby.stop"),
+        onclick: () => { if (window.confirm(t("lobby.stop_confirm"))) call(`/api/tables/${table.id}/stop`, {}); },
+      }) : null,
     ]));
   }
-  if (!tables.length) list.append(el("li", { class: "note", text: t("lobby.none") }));
-  return el("section", { class: "panel" }, [el("h2", { text: title }), list]);
 }
 
 function createPanel() {

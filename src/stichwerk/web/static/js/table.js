@@ -252,6 +252,7 @@ function header(view) {
   let status = "";
   if (frame.phase === "waiting") status = t("table.waiting");
   else if (frame.phase === "finished") status = t("table.series_over");
+  else if (frame.phase === "stopped") status = t("table.stopped");
   else if (view && view.to_act !== null && view.to_act !== undefined && !view.result) {
     status = view.to_act === mySeat ? t("table.your_turn") : t("table.to_act", { name: seatName(view.to_act) });
   }
