@@ -382,6 +382,9 @@ def test_every_number_of_a_backup_is_checked_where_it_enters(app_client: TestCli
     def table_number(b: dict[str, Any]) -> None:
         b["tables"][0]["number"] = 10**30
 
+    def seed(b: dict[str, Any]) -> None:
+        b["tournament"]["seed"] = "h\u202e\n"
+
     for change, words in (
         (points(10**400), "points"),
         (points(1e308), "points"),
@@ -391,6 +394,7 @@ def test_every_number_of_a_backup_is_checked_where_it_enters(app_client: TestCli
         (lot, "unknown players"),
         (log_number, "number"),
         (table_number, "'number'"),
+        (seed, "seed"),
     ):
         _refused(_post(c, "/api/tournaments/import", spoiled(change)), 400, words)
     # The untouched backup still goes in.

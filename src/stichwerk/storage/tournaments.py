@@ -2471,13 +2471,15 @@ def _read_backup(backup: object) -> dict[str, Any]:
         "held_on": parse_date(t.get("date", str)),
         "place": clean_text(t.get("place", str), "place"),
         "series": clean_text(t.get("series", str), "club or series", required=True),
-        "seed": t.get("seed", str)[:40],
+        "seed": t.get("seed", str),
         "status": status,
         "director_token": _token(t.get("director_token", str), "director link"),
         "public_token": _token(t.get("public_token", str), "public link"),
         "created_at": t.time("created_at"),
         "finished_at": t.time("finished_at", optional=True),
     }
+    if not re.fullmatch(r"[\w.-]{1,40}", tournament["seed"]):
+        raise StichwerkError("the backup's seed is not 1 to 40 letters, digits, '.', '-' or '_'")
     secret_hash = t.get("series_secret_hash", str, optional=True)
     if secret_hash is not None and not re.fullmatch(r"[0-9a-f]{64}", secret_hash):
         raise StichwerkError("the backup's tournament: 'series_secret_hash' is not a SHA-256")
