@@ -34,7 +34,7 @@ from stichwerk.core.errors import StichwerkError
 from stichwerk.games import game_names
 from stichwerk.server import auth
 from stichwerk.server.bots import available_bots
-from stichwerk.server.gate import LARGE_BODIES
+from stichwerk.server.gate import LARGE_BODIES, client_key
 from stichwerk.server.jsonsafe import BadJSON, loads, read_json_object
 from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.security import origin_allowed
@@ -107,7 +107,7 @@ class _Slots:
 
     @contextlib.contextmanager
     def take(self, request: Request) -> Any:
-        address = request.client.host if request.client else "unknown"
+        address = client_key(request.scope)
         if (
             sum(self.running.values()) >= self.total
             or self.running.get(address, 0) >= self.per_address
