@@ -262,3 +262,38 @@ def test_a_list_stored_before_the_cap_still_opens_and_takes_corrections(
     assert r.status_code == 200, r.text
     refused(client.post(url, json={"op": "add", "summary": normal(rng)}), 400, "at most")
     assert client.post(url, json={"op": "delete", "entry": "d4"}).status_code == 200
+
+
+def test_a_long_change_log_is_written_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log of a season is thousands of changes: writing it as JSON must not hold the event
+    loop (the writing waits for a ``/healthz`` answer, which never comes if it holds it)."""
+    from stichwerk.storage.sheets import StoredChange
+
+    scorer, _, _ = imported(client, 3)
+    writing, answered = threading.Event(), threading.Event()
+    seen: dict[str, Any] = {}
+    original = StoredChange.to_json
+
+    def slow_to_json(self: StoredChange) -> dict[str, Any]:
+        if not writing.is_set():
+            writing.set()
+            seen["answered"] = answered.wait(DEADLINE)
+        return original(self)
+
+    monkeypatch.setattr(StoredChange, "to_json", slow_to_json)
+    result: dict[str, Any] = {}
+
+    def read() -> None:
+        result["log"] = client.get(f"/api/sheets/{scorer}/changes").json()
+
+    worker = threading.Thread(target=read)
+    worker.start()
+    assert writing.wait(DEADLINE)
+    assert client.get("/healthz").status_code == 200
+    answered.set()
+    worker.join(DEADLINE)
+    assert seen["answered"], "the log was written on the event loop: /healthz waited for it"
+    assert [c["seq"] for c in result["log"]["changes"]] == [1, 2, 3]
+    assert result["log"]["seq"] == 3
