@@ -5,6 +5,7 @@ number of a backup is checked where it enters."""
 
 import copy
 import datetime as dt
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -422,3 +423,33 @@ def test_a_history_row_with_a_huge_field_or_a_dirty_name_is_one_line(
     assert r.status_code == 200, r.text
     text = c.get("/api/rankings/history.csv", params={"series": "Club"}).text
     assert "Frühjahr 2020" in text
+
+
+def test_people_are_looked_up_at_once_not_one_query_per_name(any_url: str) -> None:
+    """200 registrations, a finish's ranking rows and a backup's players each ask the database
+    for their people in one query (and add the new ones in one), not once per name, inside the
+    write transaction."""
+    from sqlalchemy import event
+
+    db = Database(any_url)
+    db.migrate()
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if re.search(r"\b(from|into|join|update)\s+person\b", statement.lower()):
+            statements.append(statement)
+
+    try:
+        store = TournamentStore(db, backup_dir=None)
+        data = store.create(name="Groß", format_name="wielandstrasse", held_on="2024-01-01",
+                            series="P", seed="p")  # fmt: skip
+        event.listen(db.write, "before_cursor_execute", count)
+        store.add_players(data.id, [f"Spieler {i:03d}" for i in range(200)])
+        assert len(statements) <= 8, statements
+        backup = store.export(data.id)
+        store.delete(data.id)
+        statements.clear()
+        store.import_backup(backup)
+        assert len(statements) <= 8, statements
+    finally:
+        db.dispose()

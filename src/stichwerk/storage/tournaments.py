@@ -1046,12 +1046,9 @@ class TournamentStore:
                 )
             number = max(data.numbers, default=-1) + 1
             added = []
+            people = _persons(session, cleaned)
             for n in cleaned:
-                session.add(
-                    TournamentPlayer(
-                        tournament_id=tid, number=number, person_id=_person(session, n)
-                    )
-                )
+                session.add(TournamentPlayer(tournament_id=tid, number=number, person_id=people[n]))
                 added.append({"number": number, "name": n})
                 number += 1
             return "add_players", {"players": added}
@@ -1912,6 +1909,18 @@ def _chunks(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
         yield items[start : start + size]
 
 
+def _persons(session: Session, names: Sequence[str]) -> dict[str, int]:
+    """The people called ``names``, those new made: one query to find them, one to add the
+    rest (not a query per name inside the write transaction)."""
+    found = _people(session, names)
+    missing = [n for n in dict.fromkeys(names) if n not in found]
+    if missing:
+        now = utcnow()
+        _insert_ignoring(session, Person, [{"name": n, "created_at": now} for n in missing])
+        found.update(_people(session, missing))
+    return found
+
+
 def _people(session: Session, names: Sequence[str]) -> dict[str, int]:
     """The ids of the people called ``names`` (one query per 900 names)."""
     found: dict[str, int] = {}
@@ -2195,13 +2204,14 @@ def _write_ranking(session: Session, data: TournamentData) -> list[dict[str, Any
             f"{data.held_on.isoformat()} already: give this one another name"
         )
     session.execute(delete(RankingRow).where(RankingRow.tournament_id == data.id))
+    people = _persons(session, [r.player for r in rows])
     for r in rows:
         session.add(
             RankingRow(
                 series=data.series,
                 held_on=r.date,
                 tournament=r.tournament,
-                person_id=_person(session, r.player),
+                person_id=people[r.player],
                 place=r.place,
                 participants=r.participants,
                 tournament_id=data.id,
@@ -2670,12 +2680,13 @@ def _insert_backup(session: Session, parsed: dict[str, Any]) -> None:
         raise TournamentError("another tournament here has the backup's links")
     session.add(Tournament(**t))
     session.flush()
+    people = _persons(session, [p["name"] for p in parsed["players"]])
     for p in parsed["players"]:
         session.add(
             TournamentPlayer(
                 tournament_id=tid,
                 number=p["number"],
-                person_id=_person(session, p["name"]),
+                person_id=people[p["name"]],
                 withdrawn_after=p["withdrawn_after"],
                 registered_at=p["registered_at"],
             )
