@@ -117,8 +117,10 @@ HISTORY_PAUSE = 0.01
 """Seconds between two batches: SQLite's busy handler retries a waiting writer after 1, 2, 5 ...
 100 ms, and a batch that began again at once could starve it; a pause as long as a batch leaves
 the lock free half the time."""
-STALE_IMPORT = dt.timedelta(hours=1)
-"""An import not done after this long was cut off (a crash); its rows are cleared away."""
+STALE_IMPORT = dt.timedelta(minutes=10)
+"""An import not done after this long was cut off (a crash; 20,000 rows take a second or two);
+the next import clears its rows away (until then they count nowhere, but hold their tournaments'
+keys)."""
 MAX_BACKUP_NUMBER = 10**9
 """No number in a backup's score sheets or log is larger than this (points, Augen, games)."""
 SECRET_BYTES = 12
