@@ -453,3 +453,37 @@ def test_people_are_looked_up_at_once_not_one_query_per_name(any_url: str) -> No
         assert len(statements) <= 8, statements
     finally:
         db.dispose()
+
+
+def test_an_import_cut_off_by_a_crash_counts_nowhere_and_is_cleared(tmp_path: Path) -> None:
+    from sqlalchemy import func, insert, select
+    from sqlalchemy.orm import Session
+
+    from stichwerk.storage.models import HistoryImport, Person, RankingRow
+
+    db = Database(f"sqlite:///{tmp_path}/crash.db")
+    db.migrate()
+    try:
+        store = TournamentStore(db, backup_dir=None)
+        text_ = _history(40)
+        # What a crash mid-import leaves: a batch written, the import not done.
+        with Session(db.write) as session, session.begin():
+            long_ago = stored.utcnow() - 2 * stored.STALE_IMPORT
+            session.add(HistoryImport(id="cut", series="C", done=False, created_at=long_ago))
+            session.add(Person(name="Spieler 001"))
+            session.flush()
+            pid = session.scalar(select(Person.id))
+            session.execute(
+                insert(RankingRow),
+                [{"series": "C", "held_on": dt.date(1990, 1, 13), "tournament": "T1",
+                  "person_id": pid, "place": 1, "participants": 40, "import_id": "cut"}],
+            )  # fmt: skip
+        assert store.history("C") == [] and store.all_series() == []
+        assert store.import_history("C", text_)["rows"] == 40
+        assert len(store.history("C")) == 40
+        with Session(db.read) as session:
+            assert session.scalar(select(func.count()).select_from(HistoryImport)) == 1
+            cut = select(func.count()).where(RankingRow.import_id == "cut")
+            assert session.scalar(cut) == 0
+    finally:
+        db.dispose()
