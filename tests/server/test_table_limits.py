@@ -78,6 +78,25 @@ def test_a_table_of_bots_only_needs_an_account_and_a_quota(
     assert r.status_code == 400 and r.json()["error"] == (
         "a table of bots only plays at most 30 deals"
     )
+    # Closing rounds count too: a deal per seat each.
+    cego = {"game": "cego", "profile": "titisee", "series_length": 27}
+    r = client.post("/api/tables", json={**body, **cego})
+    assert r.status_code == 200, r.text
+    grown = r.json()["table"]
+    r = client.put(
+        f"/api/tables/{grown['id']}/closing_rounds", json={"closing_rounds": ["drescher"]}
+    )
+    assert r.status_code == 400 and r.json()["error"] == (
+        "a table of bots only plays at most 30 deals"
+    )
+    assert client.post(f"/api/tables/{grown['id']}/stop", json={}).status_code == 200
+    r = client.post(
+        "/api/tables",
+        json={**body, **cego, "closing_rounds": ["drescher"]},
+    )
+    assert r.status_code == 400 and r.json()["error"] == (
+        "a table of bots only plays at most 30 deals"
+    )
     first = new_table(client, **body)
     new_table(client, **body)
     r = client.post("/api/tables", json=body)

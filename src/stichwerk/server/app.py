@@ -396,6 +396,15 @@ def _check_closing_rounds(
     return closing
 
 
+def _check_bot_table_length(settings: Settings, ordinary: int, rounds: int, seats: int) -> None:
+    """A table of bots only plays at most ``bot_table_deals`` deals, its closing rounds (a
+    deal per seat each) included; else 400 with one line."""
+    if ordinary + rounds * seats > settings.bot_table_deals:
+        raise HTTPException(
+            400, f"a table of bots only plays at most {settings.bot_table_deals} deals"
+        )
+
+
 def api_router() -> APIRouter:
     """``/api/...``: accounts, games, tables, deals."""
     router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
@@ -521,11 +530,9 @@ def api_router() -> APIRouter:
                 raise HTTPException(
                     403, "a table of bots only needs an account with a password, not a guest"
                 )
-            if body.series_length > svc.settings.bot_table_deals:
-                raise HTTPException(
-                    400,
-                    f"a table of bots only plays at most {svc.settings.bot_table_deals} deals",
-                )
+            _check_bot_table_length(
+                svc.settings, body.series_length, len(body.closing_rounds), len(body.seats)
+            )
         if body.time_limit < svc.settings.min_time_limit:
             raise HTTPException(
                 400, f"the time limit is at least {svc.settings.min_time_limit} seconds"
@@ -690,6 +697,9 @@ def api_router() -> APIRouter:
         rounds = _check_closing_rounds(
             info.game, info.profile, info.options, info.seats, body.closing_rounds
         )
+        if info.unattended:
+            # Closing rounds lengthen the list: a table of bots only stays within its cap.
+            _check_bot_table_length(svc.settings, info.series_length, len(rounds), info.seats)
         actor = await svc.hub.actor(info.id)
         if actor is None:
             raise HTTPException(503, "the table cannot be served just now; try again")
