@@ -11,6 +11,8 @@ from fastapi.testclient import TestClient
 
 from stichwerk.server.app import create_app
 from stichwerk.server.table import Conn, Join
+from stichwerk.storage.db import Database
+from stichwerk.storage.repo import RUNNING, QuotaExceeded, Repo
 from tests.server.helpers import ORIGIN, guest, make_settings, member, new_table, receive_until
 
 BOTS_4 = [{"kind": "bot", "bot": "random"}] * 4
@@ -305,3 +307,52 @@ def test_the_lobby_comes_in_pages_that_list_each_table_once(client: TestClient) 
     for bad in ("limit=0", "limit=201", "offset=-1", "limit=x"):
         r = client.get(f"/api/tables?{bad}")
         assert r.status_code == 422 and "\n" not in r.json()["error"]
+
+
+# -- storage, on both databases -------------------------------------------------------------------
+
+
+def test_the_quota_stop_and_pages_on_both_databases(any_url: str) -> None:
+    db = Database(any_url)
+    db.migrate()
+    repo = Repo(db)
+    try:
+        owner = repo.create_user("Owner", "hash", False)
+        bots = [("bot", "random")] * 4
+
+        def table(seats: list[tuple[str, str | None]], quota: int | None) -> str:
+            made = repo.create_table(
+                game="toy",
+                profile="plain",
+                options={},
+                seats=seats,
+                series_length=2,
+                time_limit=30,
+                public=True,
+                created_by=owner.id,
+                creator_seat=None,
+                bot_quota=quota,
+            )
+            return made.id
+
+        first = table(bots, 2)
+        table(bots, 2)
+        with pytest.raises(QuotaExceeded):
+            table(bots, 2)
+        waiting = table([("human", None), *bots[:3]], None)  # a person's seat: not counted
+        info = repo.table(waiting)
+        assert info is not None and not info.unattended
+        assert repo.stop_table(first) == "stopped"
+        assert repo.stop_table(first) == "stopped"
+        assert repo.stop_table("nosuchtable") is None
+        assert repo.stopped_among([first, waiting]) == {first}
+        repo.set_table_status(first, "finished")  # a stopped table stays stopped
+        info = repo.table(first)
+        assert info is not None and info.status == "stopped"
+        table(bots, 2)
+        ids = [t.id for t in repo.tables(status=(*RUNNING, "stopped"), limit=2)]
+        ids += [t.id for t in repo.tables(status=(*RUNNING, "stopped"), limit=2, offset=2)]
+        assert len(set(ids)) == 4
+        assert len(repo.tables_of_user(owner.id, limit=3, offset=2)) == 2
+    finally:
+        db.dispose()
