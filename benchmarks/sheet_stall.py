@@ -11,6 +11,10 @@ answer and a follower's frame.
 
     python benchmarks/sheet_stall.py --deals 1500 --seconds 20
 
+``--imports N`` then sends N imports of ``--deals`` deals at once (the issue's eight large
+imports) while the probe asks ``/healthz`` and the lobby (``/api/tables``) goes on being read,
+and prints both latencies and how many imports were answered 503 "busy".
+
 ``--gc`` also has the server report each garbage collection over 20 ms (a collection holds
 the interpreter: it stalls the event loop as any work on it would).
 
@@ -19,6 +23,7 @@ Everything runs on loopback; the load client shares the machine with the server.
 
 import argparse
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -41,7 +46,8 @@ def watch(phase, info):
     if phase == "start":
         started[0] = time.perf_counter()
     elif (took := time.perf_counter() - started[0]) > 0.02:
-        print(f"gc: generation {info['generation']} took {took * 1000:.0f} ms", file=sys.stderr)
+        print(f"gc: generation {info['generation']} took {took * 1000:.0f} ms at {time.time():.2f}",
+              file=sys.stderr)
 gc.callbacks.append(watch)
 sys.argv = ["stichwerk.server", *sys.argv[1:]]
 runpy.run_module("stichwerk.server", run_name="__main__", alter_sys=True)
@@ -60,14 +66,34 @@ def summary(rng: random.Random) -> dict[str, Any]:
     return {"game_type": "normal", "re": re, "re_augen": rng.randint(60, 200)}
 
 
-def probe(base: str, stop: threading.Event, latencies: list[float]) -> None:
-    """``/healthz`` every 20 ms (from the end of one answer), each answer's latency kept."""
+class Probe:
+    """``path`` asked every 20 ms (from the end of one answer) by a process of its own: the
+    load's threads in this process would otherwise hold up the probe itself."""
+
+    def __init__(self, base: str, path: str = "/healthz") -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.stop = ctx.Event()
+        self.out: Any = ctx.Queue()
+        self.proc = ctx.Process(target=_probe, args=(base, path, self.stop, self.out))
+        self.proc.start()
+
+    def finish(self) -> list[float]:
+        """Stop it; every answer's latency in seconds."""
+        self.stop.set()
+        latencies: list[float] = self.out.get(timeout=120)
+        self.proc.join(60)
+        return latencies
+
+
+def _probe(base: str, path: str, stop: Any, out: Any) -> None:
+    latencies: list[float] = []
     with httpx.Client(base_url=base, timeout=120) as http:
         while not stop.is_set():
             started = time.perf_counter()
-            http.get("/healthz").raise_for_status()
+            http.get(path).raise_for_status()
             latencies.append(time.perf_counter() - started)
             stop.wait(0.02)
+    out.put(latencies)
 
 
 def follow(url: str, origin: str, stop: threading.Event, sizes: list[int]) -> None:
@@ -92,6 +118,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--gc", action="store_true", help="report long garbage collections")
+    parser.add_argument("--imports", type=int, default=0, help="then N imports at once")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     port = free_port()
@@ -127,8 +154,8 @@ def main() -> None:
             follower = made["links"]["follower"][3:]
             rows = http.get(f"/api/sheets/{scorer}").json()["sheet"]["rows"]
             ids = [row["id"] for row in rows[:10]]
+            probe = Probe(base)
             threads = [
-                threading.Thread(target=probe, args=(base, stop, latencies)),
                 threading.Thread(
                     target=follow,
                     args=(f"ws://127.0.0.1:{port}/ws/sheets/{follower}", base, stop, frames),
@@ -176,8 +203,11 @@ def main() -> None:
                 r.raise_for_status()
                 answers[kind].append(len(r.content))
             stop.set()
+            latencies = probe.finish()
             for thread in threads:
                 thread.join(60)
+            if args.imports:
+                imports = imports_at_once(base, args.imports, lines)
     finally:
         stop.set()
         server.terminate()
@@ -195,6 +225,35 @@ def main() -> None:
     if frames:
         print(f"follower frames: {len(frames)}, mean {statistics.mean(frames) / 1024:.1f} KiB")
     print(f"503 busy: {busy}")
+    if args.imports:
+        print(imports)
+
+
+def imports_at_once(base: str, n: int, lines: list[str]) -> str:
+    """``n`` imports of the same list at once while ``/healthz`` and the lobby are probed."""
+    statuses: list[int] = []
+
+    def send() -> None:
+        with httpx.Client(base_url=base, timeout=300) as http:
+            r = http.post("/api/sheets/import", json={"text": "\n".join(lines)})
+            statuses.append(r.status_code)
+
+    health, lobby = Probe(base), Probe(base, "/api/tables")
+    senders = [threading.Thread(target=send) for _ in range(n)]
+    started = time.perf_counter()
+    for thread in senders:
+        thread.start()
+    for thread in senders:
+        thread.join(300)
+    took = time.perf_counter() - started
+    healthz, tables = health.finish(), lobby.finish()
+    ok, busy = statuses.count(200), statuses.count(503)
+    return (
+        f"{n} imports at once: {ok} stored, {busy} busy, all answered in {took:.2f} s; "
+        f"/healthz worst {max(healthz) * 1000:.1f} ms (median "
+        f"{statistics.median(healthz) * 1000:.1f}), lobby worst {max(tables) * 1000:.1f} ms "
+        f"(median {statistics.median(tables) * 1000:.1f} ms)"
+    )
 
 
 if __name__ == "__main__":

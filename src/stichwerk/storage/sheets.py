@@ -104,11 +104,18 @@ class SheetRepo:
             )
             session.add(row)
             session.flush()
-            session.add_all(
-                ScoreChange(list_id=list_id, seq=seq, key=key, change=change, link=link)
-                for seq, (key, change) in enumerate(changes, start=1)
-            )
-            session.flush()
+            if changes:
+                # One INSERT of many rows without the ORM's bookkeeping: an imported season is
+                # 1,500 changes, and this thread shares the interpreter with the event loop.
+                now = utcnow()
+                session.execute(
+                    insert(ScoreChange),
+                    [
+                        {"list_id": list_id, "seq": seq, "key": key, "change": change,
+                         "link": link, "created_at": now}
+                        for seq, (key, change) in enumerate(changes, start=1)
+                    ],
+                )  # fmt: skip
             return _info(row)
 
     def by_token(self, token: str) -> tuple[ListInfo, str] | None:
