@@ -104,6 +104,8 @@ class Hub:
                     log.info("table %s was stopped; its bots stop", table_id)
                     actor.post(Stopped())
         now = time.monotonic()
+        for gone in self._quiet.keys() - self._actors.keys():
+            del self._quiet[gone]  # released meanwhile (a finished table's last viewer left)
         for table_id, actor in list(self._actors.items()):
             if not actor.idle():
                 self._quiet.pop(table_id, None)
