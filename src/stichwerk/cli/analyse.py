@@ -25,7 +25,7 @@ def parse_seats(text: str) -> list[int]:
     seats: list[int] = []
     for part in text.split(","):
         word = part.strip()
-        if not word.isdigit():
+        if not word.isdecimal():
             fail(f"--seats takes seat numbers separated by commas, e.g. 0,2 (not {text!r})")
         seats.append(int(word))
     return sorted(set(seats))

@@ -169,7 +169,7 @@ def describe(action: Action, words: Words | None = None) -> str:
 def parse_input(text: str, legal: list[Action]) -> Action | None:
     """The legal action the person meant by ``text``, or ``None``."""
     text = text.strip()
-    if text.isdigit():
+    if text.isdecimal():
         index = int(text) - 1
         return legal[index] if 0 <= index < len(legal) else None
     words = text.lower().replace(",", " ").split()

@@ -191,7 +191,7 @@ def _resolve(store: TournamentStore, which: str) -> str:
 def _player(data: TournamentData, which: str) -> int:
     """A player by the number shown (1, 2 ...) or by name."""
     text = " ".join(which.split())
-    if text.isdigit():
+    if text.isdecimal():
         number = int(text) - 1
         data.player(number)
         return number
