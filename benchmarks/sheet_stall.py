@@ -15,8 +15,9 @@ answer and a follower's frame.
 imports) while the probe asks ``/healthz`` and the lobby (``/api/tables``) goes on being read,
 and prints both latencies and how many imports were answered 503 "busy".
 
-``--gc`` also has the server report each garbage collection over 20 ms (a collection holds
-the interpreter: it stalls the event loop as any work on it would).
+``--lag`` also has the server report each time its event loop came to a 5 ms timer more than
+20 ms late, with the share of that time its thread was on the CPU (near 100%: work on the loop;
+low: the thread waited for the interpreter's lock or for a CPU).
 
 Everything runs on loopback; the load client shares the machine with the server.
 """
@@ -39,16 +40,23 @@ import httpx
 from websockets.sync.client import connect
 
 NAMES = ["Anna", "Bernd", "Clara", "Dieter"]
-GC_WATCH = """
-import gc, runpy, sys, time
-started = [0.0]
-def watch(phase, info):
-    if phase == "start":
-        started[0] = time.perf_counter()
-    elif (took := time.perf_counter() - started[0]) > 0.02:
-        print(f"gc: generation {info['generation']} took {took * 1000:.0f} ms at {time.time():.2f}",
-              file=sys.stderr)
-gc.callbacks.append(watch)
+WATCH = """
+import asyncio, runpy, sys, time
+import uvicorn
+serve = uvicorn.Server.serve
+async def lag():
+    while True:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        await asyncio.sleep(0.005)
+        late = time.perf_counter() - wall - 0.005
+        if late > 0.02:
+            busy = (time.thread_time() - cpu) / (late + 0.005)
+            print(f"loop: {late * 1000:.0f} ms late, its thread on the CPU {busy:.0%} of it",
+                  file=sys.stderr)
+async def watched(self, *args, **kwargs):
+    task = asyncio.create_task(lag())
+    return await serve(self, *args, **kwargs)
+uvicorn.Server.serve = watched
 sys.argv = ["stichwerk.server", *sys.argv[1:]]
 runpy.run_module("stichwerk.server", run_name="__main__", alter_sys=True)
 """
@@ -117,7 +125,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1500)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--gc", action="store_true", help="report long garbage collections")
+    parser.add_argument("--lag", action="store_true", help="report the event loop's lags")
     parser.add_argument("--imports", type=int, default=0, help="then N imports at once")
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -125,7 +133,7 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
     workdir = tempfile.mkdtemp(prefix="sheet_stall_")
     env = {**os.environ, "STICHWERK_DATABASE_URL": f"sqlite:///{workdir}/stall.db"}
-    start = ["-c", GC_WATCH] if args.gc else ["-m", "stichwerk.server"]
+    start = ["-c", WATCH] if args.lag else ["-m", "stichwerk.server"]
     server = subprocess.Popen(
         [sys.executable, *start, "--port", str(port), "--log-level", "warning"],
         cwd=workdir,

@@ -39,7 +39,7 @@ from stichwerk.sheet.settings import ListSettings
 
 CHANGE_KINDS = ("add", "correct", "delete")
 ID_LENGTH = 64
-YIELD_EVERY = 8
+YIELD_EVERY = 32
 """A rebuild lets other threads run after this many deals (see ``Sheet._build``)."""
 MAX_DEALS = 1500
 """Deals one list may hold: a weekly club's season is about 40 evenings of 30 deals (1,200), a
