@@ -146,6 +146,7 @@ def test_a_backup_keeps_its_series_secret_on_a_second_server(tmp_path: Path) -> 
 def test_the_store_guards_and_the_operator_does_not_need_to(
     any_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("STICHWERK_BACKUP_DIR", "off")
     db = Database(any_url)
     db.migrate()
     try:
@@ -425,12 +426,15 @@ def test_a_history_row_with_a_huge_field_or_a_dirty_name_is_one_line(
     assert "Frühjahr 2020" in text
 
 
-def test_people_are_looked_up_at_once_not_one_query_per_name(any_url: str) -> None:
-    """200 registrations, a finish's ranking rows and a backup's players each ask the database
-    for their people in one query (and add the new ones in one), not once per name, inside the
-    write transaction."""
+def test_people_are_looked_up_at_once_not_one_query_per_name(
+    any_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """200 registrations and a backup's players each ask the database for their people in one
+    query (and add the new ones in one), not once per name, inside the write transaction; a
+    backup's 50 score sheets go in at once, not each with its own queries."""
     from sqlalchemy import event
 
+    monkeypatch.setenv("STICHWERK_BACKUP_DIR", "off")  # the backup's export is no write
     db = Database(any_url)
     db.migrate()
     statements: list[str] = []
@@ -446,11 +450,18 @@ def test_people_are_looked_up_at_once_not_one_query_per_name(any_url: str) -> No
         event.listen(db.write, "before_cursor_execute", count)
         store.add_players(data.id, [f"Spieler {i:03d}" for i in range(200)])
         assert len(statements) <= 8, statements
+        event.remove(db.write, "before_cursor_execute", count)
+        store.draw(data.id)  # 50 tables, each with its score sheet
         backup = store.export(data.id)
         store.delete(data.id)
+        everything: list[str] = []
+        event.listen(db.write, "before_cursor_execute", count)
+        event.listen(db.write, "before_cursor_execute", lambda *a: everything.append(a[2]))
         statements.clear()
         store.import_backup(backup)
         assert len(statements) <= 8, statements
+        # ... and the whole backup goes in a table at a time, not a sheet at a time.
+        assert len(everything) <= 40, sorted({e[:60] for e in everything})
     finally:
         db.dispose()
 

@@ -1911,6 +1911,13 @@ def _chunks(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
         yield items[start : start + size]
 
 
+def _insert_all(session: Session, model: Any, rows: list[dict[str, Any]]) -> None:
+    """``rows`` of ``model`` in one statement (nothing to do for none), through its table:
+    nothing enters the session's identity map to be loaded again."""
+    if rows:
+        session.execute(insert(model.__table__), rows)
+
+
 def _persons(session: Session, names: Sequence[str]) -> dict[str, int]:
     """The people called ``names``, those new made: one query to find them, one to add the
     rest (not a query per name inside the write transaction)."""
@@ -2683,65 +2690,86 @@ def _insert_backup(session: Session, parsed: dict[str, Any]) -> None:
     session.add(Tournament(**t))
     session.flush()
     people = _persons(session, [p["name"] for p in parsed["players"]])
-    for p in parsed["players"]:
-        session.add(
-            TournamentPlayer(
-                tournament_id=tid,
-                number=p["number"],
-                person_id=people[p["name"]],
-                withdrawn_after=p["withdrawn_after"],
-                registered_at=p["registered_at"],
-            )
-        )
-    for r in parsed["rounds"]:
-        session.add(TournamentRound(tournament_id=tid, **r))
-    for s in parsed["sheets"]:
+    # Many rows at once (one statement a table), not an object each: the write lock is held
+    # for as short a time as the rows take to write.
+    _insert_all(
+        session,
+        TournamentPlayer,
+        [
+            {
+                "tournament_id": tid,
+                "number": p["number"],
+                "person_id": people[p["name"]],
+                "withdrawn_after": p["withdrawn_after"],
+                "registered_at": p["registered_at"],
+            }
+            for p in parsed["players"]
+        ],
+    )
+    _insert_all(session, TournamentRound, [{"tournament_id": tid, **r} for r in parsed["rounds"]])
+    tokens = [tok for s in parsed["sheets"] for tok in (s["scorer_token"], s["follower_token"])]
+    ids = [s["id"] for s in parsed["sheets"]]
+    for some_ids, some_tokens in zip(_chunks(ids, 300), _chunks(tokens, 600), strict=True):
         taken = session.scalar(
-            select(ScoreList.id).where(
+            select(ScoreList.id)
+            .where(
                 or_(
-                    ScoreList.id == s["id"],
-                    ScoreList.scorer_token.in_([s["scorer_token"], s["follower_token"]]),
-                    ScoreList.follower_token.in_([s["scorer_token"], s["follower_token"]]),
+                    ScoreList.id.in_(some_ids),
+                    ScoreList.scorer_token.in_(some_tokens),
+                    ScoreList.follower_token.in_(some_tokens),
                 )
             )
+            .limit(1)
         )
         if taken is not None:
             raise TournamentError("a score sheet here has the same links as one in the backup")
-        session.add(
-            ScoreList(
-                id=s["id"],
-                scorer_token=s["scorer_token"],
-                follower_token=s["follower_token"],
-                game=s["settings"]["game"],
-                settings=s["settings"],
-                created_at=s["created_at"],
-            )
-        )
-        session.flush()
-        for c in s["changes"]:
-            session.add(
-                ScoreChange(
-                    list_id=s["id"],
-                    seq=c["seq"],
-                    key=c["key"],
-                    change=c["change"],
-                    link=c["link"],
-                    created_at=c["at"],
-                )
-            )
-    for x in parsed["tables"]:
-        session.add(TournamentTable(tournament_id=tid, **x))
-    for c in parsed["log"]:
-        session.add(
-            TournamentChange(
-                tournament_id=tid,
-                seq=c["seq"],
-                op=c["op"],
-                data=c["data"],
-                source=c["source"],
-                created_at=c["at"],
-            )
-        )
+    _insert_all(
+        session,
+        ScoreList,
+        [
+            {
+                "id": s["id"],
+                "scorer_token": s["scorer_token"],
+                "follower_token": s["follower_token"],
+                "game": s["settings"]["game"],
+                "settings": s["settings"],
+                "created_at": s["created_at"],
+            }
+            for s in parsed["sheets"]
+        ],
+    )
+    _insert_all(
+        session,
+        ScoreChange,
+        [
+            {
+                "list_id": s["id"],
+                "seq": c["seq"],
+                "key": c["key"],
+                "change": c["change"],
+                "link": c["link"],
+                "created_at": c["at"],
+            }
+            for s in parsed["sheets"]
+            for c in s["changes"]
+        ],
+    )
+    _insert_all(session, TournamentTable, [{"tournament_id": tid, **x} for x in parsed["tables"]])
+    _insert_all(
+        session,
+        TournamentChange,
+        [
+            {
+                "tournament_id": tid,
+                "seq": c["seq"],
+                "op": c["op"],
+                "data": c["data"],
+                "source": c["source"],
+                "created_at": c["at"],
+            }
+            for c in parsed["log"]
+        ],
+    )
     session.flush()
     data = _load(session, tid)
     assert data is not None
