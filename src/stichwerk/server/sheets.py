@@ -316,6 +316,10 @@ class LiveList:
         self.seq, self.last_change = seq, change
         for entry_id in scored.fresh:
             self.stamps[entry_id] = seq
+        if len(self.stamps) > 2 * len(self.sheet.entries) + 64:
+            # Deals deleted long ago: keep the stamps of those on the list (it stays bounded).
+            on_list = {e.id for e in self.sheet.entries}
+            self.stamps = {k: v for k, v in self.stamps.items() if k in on_list}
         self._parts = {}
         self._frames = {}
         start = scored.done.start
