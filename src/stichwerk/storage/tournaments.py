@@ -2272,16 +2272,24 @@ def _export(session: Session, tid: str) -> dict[str, Any]:
         .where(TournamentTable.tournament_id == tid)
         .order_by(TournamentTable.round, TournamentTable.number)
     ).all()
+    # Every sheet and every change in a query per 500 sheets, not two queries a sheet.
+    list_ids = [table.list_id for table in tables if table.list_id is not None]
+    lists: dict[str, ScoreList] = {}
+    changes_of: dict[str, list[ScoreChange]] = {lid: [] for lid in list_ids}
+    for some in _chunks(list_ids, 500):
+        for found in session.scalars(select(ScoreList).where(ScoreList.id.in_(some))).all():
+            lists[found.id] = found
+        for c in session.scalars(
+            select(ScoreChange)
+            .where(ScoreChange.list_id.in_(some))
+            .order_by(ScoreChange.list_id, ScoreChange.seq)
+        ).all():
+            changes_of[c.list_id].append(c)
     sheets = []
-    for table in tables:
-        if table.list_id is None:
-            continue
-        lst = session.get(ScoreList, table.list_id)
+    for lid in list_ids:
+        lst = lists.get(lid)
         if lst is None:
             continue
-        changes = session.scalars(
-            select(ScoreChange).where(ScoreChange.list_id == lst.id).order_by(ScoreChange.seq)
-        ).all()
         sheets.append(
             {
                 "id": lst.id,
@@ -2297,7 +2305,7 @@ def _export(session: Session, tid: str) -> dict[str, Any]:
                         "link": c.link,
                         "at": _when(c.created_at),
                     }
-                    for c in changes
+                    for c in changes_of[lid]
                 ],
             }
         )
