@@ -5,17 +5,20 @@ the rest at 5-tables). What the draw optimises, in this order:
 
 1. **repeated pairs** over the rounds (see :mod:`stichwerk.tournament.bounds`): everyone should
    meet as many different opponents as possible;
-2. **the larger tables' seats spread fairly**: nobody sits at a 5-table twice while another
-   never did, as far as the fewest repeats allow (:func:`~.bounds.unfairness` is kept as small
-   as it goes).
+2. **the larger tables' seats spread fairly**: nobody sits at a 5-table more than once more
+   often than another (nobody twice while another never did) wherever a draw with as few
+   repeats allows it; else the :func:`spread` (most less fewest) is as small as it goes, then
+   :func:`~.bounds.unfairness` (9, 13, 14, 17, 18, 19, 21, 22, 23 and 26 players: see
+   ``docs/tournaments.md``).
 
 The search: the first round is a seeded shuffle (any first round is as good as another), each
 later round starts greedily (the 5-table seats to those who have had the fewest, then every
 player to the table where he meets the fewest old opponents) and is then improved by simulated
 annealing over swaps of two players of one round, the moves aimed mostly at players who meet
-someone again. It stops at a proven optimum (the bounds of :mod:`~.bounds`) or after a fixed
-number of moves, and uses only ``random.Random.random`` (whose sequence Python keeps stable) and
-plain arithmetic, so the same seed gives the same draw on every machine.
+someone again or sit at 5-tables too often or too seldom. It stops at a proven optimum (the
+bounds of :mod:`~.bounds`) or after a fixed number of moves, and uses only
+``random.Random.random`` (whose sequence Python keeps stable) and plain arithmetic, so the same
+seed gives the same draw on every machine.
 
 Within a table the seats are a seeded shuffle: the first player listed deals the first game, the
 deal passes to the next seat in the list (clockwise), and at a 5-table the dealer sits out.
@@ -111,6 +114,17 @@ def seats_at(rounds: Iterable[Round], sizes: Iterable[int]) -> Counter[Player]:
     return count
 
 
+def spread(seats: Iterable[int]) -> int:
+    """The most seats at the larger tables anyone has less the fewest anyone has (0 or 1 is an
+    even spread: nobody sits there twice while another never did).
+
+    >>> spread([1, 2, 2]), spread([0, 2, 1]), spread([])
+    (1, 2, 0)
+    """
+    counts = list(seats)
+    return max(counts) - min(counts) if counts else 0
+
+
 def _players_of(players: int | Sequence[Player]) -> list[Player]:
     if isinstance(players, int):
         return list(range(players))
@@ -153,7 +167,10 @@ def draw_round(
     given the rounds already drawn, which it meets as few repeated pairs as it can against.
 
     The round is drawn together with the rounds still to come (which are then thrown away and
-    drawn anew when their turn comes), so that no round is spoilt for the next. Raises
+    drawn anew when their turn comes), so that no round is spoilt for the next; where the
+    previous round was drawn so, from the same players, the round it planned for now is kept
+    if the new search finds none better (fewer repeats, then a more even spread of the larger
+    tables' seats), so the round-by-round draw is as good as the one in advance. Raises
     :class:`~stichwerk.tournament.formats.PlayerCountError` when no mix of tables seats the
     players left.
     """
@@ -161,15 +178,54 @@ def draw_round(
     number = len(earlier) + 1
     if number > fmt.rounds:
         raise StichwerkError(f"the {fmt.name} Vorrunde has {fmt.rounds} rounds, all drawn")
+    drawn = Round(number, _draw_ahead(fmt, field, earlier, seed, effort)[0])
+    if number < 3:
+        return drawn
+    # the draw of the previous round, repeated: what it planned for this one
+    before = _draw_ahead(fmt, field, earlier[:-1], seed, effort)
+    if before[0] != earlier[-1].tables:
+        return drawn
+    planned = Round(number, before[1])
+    better = _rank(fmt, field, earlier, planned) < _rank(fmt, field, earlier, drawn)
+    return planned if better else drawn
+
+
+def _draw_ahead(
+    fmt: TournamentFormat,
+    field: list[Player],
+    earlier: Sequence[Round],
+    seed: int | str,
+    effort: float,
+) -> list[tuple[Seating, ...]]:
+    """The next round for ``field`` after ``earlier``, with the rest of the Vorrunde it was
+    drawn together with (none after the first round, a shuffle whatever comes after)."""
+    number = len(earlier) + 1
     mix = fmt.table_mix(len(field))
     rng = random.Random(seed_to_int(f"round:{number}:{seed}"))
     inside = set(field)
     # each earlier table's size as played, and those of its players who are still in
     fixed = [[(len(t), tuple(p for p in t if p in inside)) for t in r.tables] for r in earlier]
-    # The first round is a shuffle whatever comes after; later ones look ahead to the rest.
     todo = [mix] * (fmt.rounds - len(earlier) if earlier else 1)
-    rounds = _draw(fmt, field, fixed, todo, rng, effort)
-    return Round(number, rounds[0])
+    return _draw(fmt, field, fixed, todo, rng, effort)
+
+
+def _rank(
+    fmt: TournamentFormat, field: list[Player], earlier: Sequence[Round], rnd: Round
+) -> tuple[int, int, int]:
+    """How good ``rnd`` is after ``earlier`` for those of ``field`` (less is better): the
+    repeats, then the :func:`spread` and the :func:`~.bounds.unfairness` of the larger tables'
+    seats, as the search weighs them."""
+    inside = set(field)
+    rounds = [*earlier, rnd]
+    kept = [Round(r.number, tuple(tuple(p for p in t if p in inside) for t in r.tables))
+            for r in rounds]  # fmt: skip
+    larger = Counter(dict.fromkeys(field, 0))
+    for r in rounds:
+        for t in r.tables:
+            if len(t) != fmt.table_sizes[0]:
+                larger.update(p for p in t if p in inside)
+    counts = [larger[p] for p in field]
+    return repeated_pairs(kept), spread(counts), unfairness(counts)
 
 
 # ------------------------------------------------------------------------------ the search
@@ -181,8 +237,25 @@ MIN_MOVES, MOVES_PER_SEAT = 20_000, 1_500
 """Moves of one search: this many per player and round searched, at least ``MIN_MOVES``."""
 
 FREE_TRIES = 2
-"""Searches with the spread of the larger tables' seats only weighed, after the one that keeps
-it even."""
+"""Searches with the spread of the larger tables' seats only weighed, after those that keep it
+within bounds."""
+
+KNOWN_SPREAD: dict[tuple[int, int, tuple[int, ...]], int] = {
+    (4, 3, (4, 5)): 2,
+    (4, 3, (4, 4, 5)): 3,
+    (4, 3, (4, 5, 5)): 3,
+    (4, 3, (4, 4, 4, 5)): 3,
+    (4, 3, (4, 4, 5, 5)): 3,
+    (4, 3, (4, 5, 5, 5)): 2,
+}
+"""The least spread of the larger tables' seats any draw with the fewest repeats has, by
+exhaustive search (``tests/tournament/test_draw_fairness.py`` repeats it), keyed by the
+preferred table size, the rounds and the table mix (9, 13, 14, 17, 18 and 19 players at
+Wielandstraße): the search does not look for a spread the field cannot have."""
+
+EVEN_EFFORT, NEAR_EFFORT = 0.25, 1.0
+"""Shares of a search's moves for the first search (which keeps the spread even) and for those
+that keep it within two."""
 
 
 def _draw(
@@ -252,8 +325,10 @@ class _Search:
         self.rounds = len(todo)
         # A move improves the unfairness (the sum of cubes of larger-table seats) by at most
         # moving a seat from one who has had every round's to one who has had none, so at
-        # this weight no move that adds a repeat pays for fairness.
+        # this weight no move that adds a repeat pays for fairness (several moves may: the
+        # search keeps the best draw by repeats first, see _anneal).
         most = len(fixed) + len(todo)
+        self.most = most
         self.weight = most**3 - (most - 1) ** 3 + 1
         self.fixed_rounds = len(fixed)
         self.base_meet = list(self.meet)
@@ -262,6 +337,7 @@ class _Search:
         self.mem: list[list[list[int]]] = []
         self.target = self._target(fixed, todo)
         self.fair_target, self.fair_lo, self.fair_hi = self._fair_target(todo)
+        self.known_spread = self._known_spread(fixed, todo, preferred)
 
     # --------------------------------------------------------------- bookkeeping
 
@@ -286,6 +362,19 @@ class _Search:
             return first + sum(spread_pairs(s, len(mix)) for mix in todo[1:] for s in mix)
         return lower_bound(todo)
 
+    def _known_spread(
+        self, fixed: list[list[tuple[int, list[int]]]], todo: list[tuple[int, ...]], preferred: int
+    ) -> int | None:
+        """The :data:`KNOWN_SPREAD` of these rounds when they are a whole Vorrunde drawn in
+        advance or after its first round (which, whatever it is, is as good as any)."""
+        mix = sorted(todo[0])
+        if len(fixed) > 1 or any(sorted(m) != mix for m in todo):
+            return None
+        for r in fixed:
+            if sorted(size for size, _ in r) != mix or sum(len(t) for _, t in r) != self.n:
+                return None
+        return KNOWN_SPREAD.get((preferred, len(fixed) + len(todo), tuple(mix)))
+
     def _fair_target(self, todo: list[tuple[int, ...]]) -> tuple[int, int, int]:
         """The smallest unfairness (sum of cubes of larger-table seats) the new rounds can
         reach (each round's larger seats to those who have had the fewest), with the fewest
@@ -300,11 +389,12 @@ class _Search:
     def tables(self, r: int) -> list[list[int]]:
         return [list(t) for t in self.mem[r]]
 
-    def cost(self) -> tuple[int, int]:
+    def cost(self) -> tuple[int, int, int]:
+        """Repeats, :func:`spread` and :func:`~.bounds.unfairness` (less is better)."""
         n, meet = self.n, self.meet
         rep = sum(meet[a * n + b] - 1 for a in range(n) for b in range(a + 1, n)
                   if meet[a * n + b] > 1)  # fmt: skip
-        return rep, unfairness(self.odd)
+        return rep, spread(self.odd), unfairness(self.odd)
 
     # --------------------------------------------------------------- the greedy start
 
@@ -345,27 +435,42 @@ class _Search:
     # --------------------------------------------------------------- annealing
 
     def run(self, effort: float) -> None:
-        """A short search first with every player's larger-table seats kept within an even
-        spread (a move that would spoil it is refused): where it reaches the bound, that draw
-        is as good as any. Otherwise up to two searches with the spread only weighed, and the
-        best draw is kept: fewest repeats, then the most even spread. (For the small fields
-        where repeats cannot be avoided, an exhaustive search agrees: 13, 14 and 17 players
-        have no draw with fewer repeats, nor one with as few and a more even spread.)"""
-        best = self._attempt(effort / 4, even=True)
-        if best[0] <= self.target:
-            return
-        kept = [list(t) for t in self.tab]
-        for _ in range(FREE_TRIES):
-            found = self._attempt(effort, even=False)
-            if found < best:
+        """Searches from the evenest spread of the larger tables' seats to any, keeping the
+        best draw: fewest repeats, then the least :func:`spread`, then the least
+        :func:`~.bounds.unfairness`.
+
+        Each search but the last ones keeps every player's larger-table seats within bounds
+        (leaving them weighs as a repeat): first those of an even spread, then those of a
+        spread of two (one seat fewer or one more than even); the last ones only weigh the
+        spread. A search that reaches the fewest repeats with the spread it aims at ends the
+        run. Where :data:`KNOWN_SPREAD` proves an even spread impossible at the fewest repeats,
+        the searches for it are skipped (and the one bounded search left is tried twice)."""
+        lo, hi, most = self.fair_lo, self.fair_hi, self.most
+        # (bounds, the spread they keep, share of a search's moves)
+        modes: list[tuple[tuple[int, int] | None, int, float]] = [((lo, hi), hi - lo, EVEN_EFFORT)]
+        # then a spread of two: one seat fewer or one more than the even spread has
+        for near in dict.fromkeys([(lo - 1, lo + 1), (hi - 1, hi + 1)]):
+            if hi - lo < 2 and near[0] >= 0 and near[1] <= most:
+                modes.append((near, 2, NEAR_EFFORT))
+        if self.known_spread is not None:
+            # skip the spreads the field cannot have; the only bounds left are tried twice
+            modes = [m for m in modes if m[1] >= self.known_spread]
+            if len(modes) == 1:
+                modes *= 2
+        modes += [(None, most, 1.0)] * FREE_TRIES
+        best: tuple[int, int, int] | None = None
+        kept: list[list[int]] = []
+        for bounds, aim, share in modes:
+            found = self._attempt(effort * share, bounds)
+            if best is None or found < best:
                 best, kept = found, [list(t) for t in self.tab]
-            if best[0] <= self.target and best[1] <= self.fair_target:
-                return
+            if best[0] <= self.target and best[1] <= aim:
+                break
         self._restore(kept)
 
-    def _attempt(self, effort: float, even: bool) -> tuple[int, int]:
-        """One search from a fresh start; ``even``: keep every player's larger-table seats
-        between the fewest and the most an even spread gives."""
+    def _attempt(self, effort: float, bounds: tuple[int, int] | None) -> tuple[int, int, int]:
+        """One search from a fresh start; ``bounds``: the fewest and the most larger-table
+        seats a player may have (``None``: any)."""
         self._restore([])
         # Without earlier rounds the first is a plain shuffle: any first round is as good.
         symmetric = not self.fixed_rounds
@@ -377,10 +482,14 @@ class _Search:
         # a round of one table has nothing to swap
         free = [r for r in range(self.rounds)
                 if (r > 0 or not symmetric) and len(self.sizes[r]) > 1]  # fmt: skip
-        rep, fair = self.cost()
+        rep, _, fair = self.cost()
         if free and (rep > self.target or fair > self.fair_target):
             moves = int(effort * max(MIN_MOVES, MOVES_PER_SEAT * self.n * len(free)))
-            self._anneal(free, self.weight * rep + fair, moves, even)
+            outside = 0
+            if bounds is not None:
+                lo, hi = bounds
+                outside = sum(max(0, lo - c, c - hi) for c in self.odd)
+            self._anneal(free, rep + outside, fair, moves, bounds)
         return self.cost()
 
     def seeded_shuffled_round(self) -> None:
@@ -402,11 +511,16 @@ class _Search:
         self.tab.append(tab)
         self.mem.append(mem)
 
-    def _anneal(self, free: list[int], cost: int, moves: int, even: bool) -> None:
+    def _anneal(
+        self, free: list[int], bad: int, fair: int, moves: int, bounds: tuple[int, int] | None
+    ) -> None:
+        """Anneal the ``free`` rounds; ``bad``: repeats plus the larger-table seats outside
+        ``bounds``, ``fair``: the unfairness. A move is weighed by ``weight`` per bad and one
+        per unfairness, but the draw kept is the best by bad first, then unfairness (the
+        weighed sum may trade two repeats for a fairer spread)."""
         n, rng, meet, odd = self.n, self.rng, self.meet, self.odd
         weight = self.weight
-        target = weight * self.target + self.fair_target
-        best_cost = cost
+        best_key = (bad, fair)
         best = [list(self.tab[r]) for r in range(self.rounds)]
         # The temperature halves stage by stage, then a last stage takes only what does not
         # worsen the draw. Acceptance is (1 − d / 16T)^16, close to exp(−d/T) but of plain
@@ -415,16 +529,17 @@ class _Search:
         per_stage = moves // len(temps) + 1
         nf = len(free)
         tries = 1
-        lo, hi = self.fair_lo, self.fair_hi
+        lo, hi = bounds if bounds is not None else (-1, self.most + 1)
         for move in range(per_stage * len(temps)):
             temp = temps[move // per_stage]
             r = free[int(rng.random() * nf)]
             tab, mem, odd_table = self.tab[r], self.mem[r], self.odd_table[r]
-            # aim every other move at a player who meets someone again in this round
+            # aim every other move at a player who meets someone again in this round or has
+            # too few or too many seats at the larger tables
             for _try in range(tries):
                 p = int(rng.random() * n)
                 pn = p * n
-                if any(meet[pn + x] >= 2 for x in mem[tab[p]] if x != p):
+                if not lo <= odd[p] <= hi or any(meet[pn + x] >= 2 for x in mem[tab[p]] if x != p):
                     break
             tries = 5 - tries
             tp = tab[p]
@@ -433,27 +548,34 @@ class _Search:
                 q = int(rng.random() * n)
             tq = tab[q]
             qn = q * n
-            d = 0
+            d_bad = d_fair = 0
             for x in mem[tp]:
                 if x != p:
                     if meet[pn + x] >= 2:
-                        d -= 1
+                        d_bad -= 1
                     if meet[qn + x] >= 1:
-                        d += 1
+                        d_bad += 1
             for y in mem[tq]:
                 if y != q:
                     if meet[qn + y] >= 2:
-                        d -= 1
+                        d_bad -= 1
                     if meet[pn + y] >= 1:
-                        d += 1
-            d *= weight
+                        d_bad += 1
             if odd_table[tp] != odd_table[tq]:
                 # the one leaving the larger table loses a seat there, the other gains one
                 out, into = (p, q) if odd_table[tp] else (q, p)
-                if even and (odd[into] >= hi or odd[out] <= lo):
-                    continue
                 a, b = odd[into], odd[out]
-                d += 3 * (a * a + a - b * b + b)
+                d_fair = 3 * (a * a + a - b * b + b)
+                # leaving the bounds weighs as a repeat, coming back into them as one less
+                if a >= hi:
+                    d_bad += 1
+                elif a < lo:
+                    d_bad -= 1
+                if b <= lo:
+                    d_bad += 1
+                elif b > hi:
+                    d_bad -= 1
+            d = weight * d_bad + d_fair
             if d > 0:
                 if temp == 0.0 or d >= 16 * temp:
                     continue
@@ -483,13 +605,14 @@ class _Search:
             mem[tp][mem[tp].index(p)] = q
             mem[tq][mem[tq].index(q)] = p
             tab[p], tab[q] = tq, tp
-            cost += d
-            if cost < best_cost:
-                best_cost = cost
+            bad += d_bad
+            fair += d_fair
+            if (bad, fair) < best_key:
+                best_key = (bad, fair)
                 best = [list(self.tab[r]) for r in range(self.rounds)]
-                if cost <= target:
+                if bad <= self.target and fair <= self.fair_target:
                     break
-        if cost != best_cost:
+        if (bad, fair) != best_key:
             self._restore(best)
 
     def _restore(self, tabs: list[list[int]]) -> None:
