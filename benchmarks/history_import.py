@@ -100,18 +100,29 @@ def probe_health(url: str, stop: threading.Event, probe: Probe) -> None:
             stop.wait(0.02)
 
 
-def new_sheet(client: httpx.Client) -> str:
-    made = client.post("/api/sheets", json=DOKO).json()
-    scorer: str = made["links"]["scorer"].removeprefix("/s/")
+def new_sheet(client: httpx.Client, probe: Probe) -> str | None:
+    """A fresh list's scorer token (``None``, counted as a failure, if the server refused)."""
+    start = time.monotonic()
+    r = client.post("/api/sheets", json=DOKO)
+    probe.latencies.append(time.monotonic() - start)
+    if r.status_code != 200:
+        probe.failures.append(f"{r.status_code} {r.text[:60]}")
+        return None
+    scorer: str = r.json()["links"]["scorer"].removeprefix("/s/")
     return scorer
 
 
 def enter_deals(url: str, stop: threading.Event, probe: Probe) -> None:
     """A deal every 100 ms (a fresh list when one is complete)."""
     with httpx.Client(base_url=url, timeout=60) as client:
-        scorer = new_sheet(client)
+        scorer = None
         k = 0
         while not stop.is_set():
+            if scorer is None:
+                scorer = new_sheet(client, probe)
+                if scorer is None:
+                    stop.wait(0.1)
+                    continue
             k += 1
             start = time.monotonic()
             try:
@@ -120,7 +131,7 @@ def enter_deals(url: str, stop: threading.Event, probe: Probe) -> None:
                     json={"op": "add", "summary": NORMAL, "key": f"b{k}"},
                 )
                 if r.status_code == 400 and "complete" in r.text:
-                    scorer = new_sheet(client)
+                    scorer = None
                     continue
                 if r.status_code != 200:
                     probe.failures.append(f"{r.status_code} {r.text[:60]}")
