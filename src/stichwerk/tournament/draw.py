@@ -178,16 +178,19 @@ def draw_round(
     number = len(earlier) + 1
     if number > fmt.rounds:
         raise StichwerkError(f"the {fmt.name} Vorrunde has {fmt.rounds} rounds, all drawn")
-    drawn = Round(number, _draw_ahead(fmt, field, earlier, seed, effort)[0])
     if number < 3:
-        return drawn
+        return Round(number, _draw_ahead(fmt, field, earlier, seed, effort)[0])
     # the draw of the previous round, repeated: what it planned for this one
     before = _draw_ahead(fmt, field, earlier[:-1], seed, effort)
-    if before[0] != earlier[-1].tables:
-        return drawn
-    planned = Round(number, before[1])
-    better = _rank(fmt, field, earlier, planned) < _rank(fmt, field, earlier, drawn)
-    return planned if better else drawn
+    planned = Round(number, before[1]) if before[0] == earlier[-1].tables else None
+    if planned is not None and _proven_best(fmt, field, earlier, planned):
+        return planned
+    drawn = Round(number, _draw_ahead(fmt, field, earlier, seed, effort)[0])
+    if planned is not None and _rank(fmt, field, earlier, planned) < _rank(
+        fmt, field, earlier, drawn
+    ):
+        return planned
+    return drawn
 
 
 def _draw_ahead(
@@ -207,6 +210,25 @@ def _draw_ahead(
     fixed = [[(len(t), tuple(p for p in t if p in inside)) for t in r.tables] for r in earlier]
     todo = [mix] * (fmt.rounds - len(earlier) if earlier else 1)
     return _draw(fmt, field, fixed, todo, rng, effort)
+
+
+def _proven_best(
+    fmt: TournamentFormat, field: list[Player], earlier: Sequence[Round], rnd: Round
+) -> bool:
+    """Whether ``rnd``, the last round, completes a Vorrunde that no draw beats: every round
+    seats the whole field, with the fewest repeats the bounds allow and the least spread of the
+    larger tables' seats (an even one, or the :data:`KNOWN_SPREAD`)."""
+    if rnd.number != fmt.rounds:
+        return False
+    mix = sorted(fmt.table_mix(len(field)))
+    everyone = sorted(field)
+    for r in [*earlier, rnd]:
+        if sorted(r.players()) != everyone or sorted(len(t) for t in r.tables) != mix:
+            return False
+    repeats, least, _ = _rank(fmt, field, earlier, rnd)
+    if repeats > lower_bound([mix] * fmt.rounds):
+        return False
+    return least <= 1 or least == KNOWN_SPREAD.get((fmt.table_sizes[0], fmt.rounds, tuple(mix)))
 
 
 def _rank(
