@@ -49,7 +49,9 @@ def least_spread(mix: tuple[int, ...]) -> int:
     known = KNOWN_SPREAD.get((4, 3, tuple(sorted(mix))))
     if known is not None:
         return known
-    return 2 if sum(mix) in SPREAD_TWO else 1
+    if sum(mix) in SPREAD_TWO:
+        return 2
+    return 0 if 3 * sum(s for s in mix if s == 5) % sum(mix) == 0 else 1
 
 
 def random_draw(n: int, mix: tuple[int, ...], rounds: int, rng: random.Random) -> list[Round]:
@@ -76,6 +78,9 @@ def main() -> None:
     parser.add_argument(
         "--no-rounds", action="store_true", help="skip the round-by-round draw (draw_round)"
     )
+    parser.add_argument(
+        "--seeds", type=int, default=1, help="also draw this many seeds in advance: the worst"
+    )
     args = parser.parse_args()
     fmt = WIELANDSTRASSE
     counts = [n for n in range(8, args.max + 1) if fmt.fits(n)]
@@ -83,12 +88,13 @@ def main() -> None:
         counts.append(200)
     header = (
         f"{'N':>4} {'tables':>14} {'ours':>5} {'random':>6} {'best of':>7} {'bound':>6} "
-        f"{'':6} {'5-seats':>7} {'spread':>6} {'least':>5} {'rbr':>9} {'time s':>7} "
-        f"{'ratio':>6} {'rbr s':>6}"
+        f"{'':6} {'5-seats':>7} {'spread':>6} {'least':>5} {'rbr':>9} {'worst':>6} "
+        f"{'time s':>7} {'ratio':>6} {'rbr s':>6}"
     )
     print(f"Wielandstraße Vorrunde, 3 rounds; best of {args.random} random draws; seed {args.seed}")
     print(header)
     rows = []
+    worsts = []
     for n in counts:
         mix = fmt.table_mix(n)
         start = time.perf_counter()
@@ -118,13 +124,21 @@ def main() -> None:
             rbr_time = time.perf_counter() - start
             seats = seats_at(rounds, (5,))
             rbr = f"{repeated_pairs(rounds)}/{spread(seats[p] for p in range(n))}"
+        # the worst of --seeds draws (repeats, then spread), seeds 1, 2, ...
+        worst = (ours, spread(counts))
+        for extra in range(1, args.seeds):
+            other = draw_vorrunde(fmt, n, f"{args.seed}+{extra}")
+            seats = seats_at(other.rounds, (5,))
+            worst = max(worst, (other.repeats(), spread(seats[p] for p in range(n))))
         tables = f"{mix.count(4)}x4" + (f"+{mix.count(5)}x5" if 5 in mix else "")
         row = (n, ours, samples[0], min(samples), bound, how, ours_time, spread(counts), least)
+        worsts.append((*worst, bound, least))
         rows.append(row)
         print(
             f"{n:>4} {tables:>14} {ours:>5} {samples[0]:>6} {min(samples):>7} {bound:>6} "
             f"{how:6} {min(counts):>3}-{max(counts):<3} {spread(counts):>6} {least:>5} "
-            f"{rbr:>9} {ours_time:>7.2f} {ours_time / random_time:>6.2f} {rbr_time:>6.2f}",
+            f"{rbr:>9} {worst[0]:>3}/{worst[1]:<2} {ours_time:>7.2f} "
+            f"{ours_time / random_time:>6.2f} {rbr_time:>6.2f}",
             flush=True,
         )
     optimal = sum(1 for r in rows if r[1] == r[4])
@@ -143,6 +157,11 @@ def main() -> None:
         f"{sum(1 for r in rows if r[7] <= r[8])} of {len(rows)}"
     )
     print(f"even spread (most - fewest <= 1): {sum(1 for r in rows if r[7] <= 1)} of {len(rows)}")
+    if args.seeds > 1:
+        print(
+            f"worst of {args.seeds} seeds at the bound and the least spread: "
+            f"{sum(1 for w in worsts if w[0] <= w[2] and w[1] <= w[3])} of {len(worsts)}"
+        )
     slowest = max(rows, key=lambda r: r[6])
     print(f"slowest draw: {slowest[6]:.2f} s for {slowest[0]} players")
     print(f"200 players: {rows[-1][6]:.2f} s, {rows[-1][1]} repeated pairs")
