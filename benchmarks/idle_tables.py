@@ -107,9 +107,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     )
     out: dict[str, Any] = {"idle": args.idle, "open": args.open, "release": args.release}
     try:
-        async with httpx.AsyncClient(
-            base_url=base, timeout=120, headers={"origin": base}
-        ) as http:
+        async with httpx.AsyncClient(base_url=base, timeout=120, headers={"origin": base}) as http:
             await wait_until(http, lambda a: a.get("ok"), 60)
             await asyncio.sleep(1.0)
             out["rss_start_mib"] = round(rss_mib(server.pid), 1)
@@ -118,7 +116,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             cookie = f"stichwerk={r.cookies['stichwerk']}"
 
             # 1. Memory: tables that wait at their person's first turn, nobody connected.
-            one_person = [{"kind": "human", "bot": "random"}] + [{"kind": "bot", "bot": "random"}] * 3
+            one_person = [{"kind": "human", "bot": "random"}] + [
+                {"kind": "bot", "bot": "random"}
+            ] * 3
             for batch in (1, 2):
                 started = time.monotonic()
                 await open_tables(http, cookie, args.idle, one_person)
