@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.middleware.sessions import SessionMiddleware
 
 from stichwerk.analysis import Settings as AnalysisSettings
+from stichwerk.bots.warm import start_background
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import game_names, get_game
@@ -240,6 +241,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # The bots' numba kernels compile in a process of their own while the server answers
+        # (the bots search in Python until then); with bots in threads (tests) nothing starts.
+        warming = start_background() if settings.bot_workers > 0 else None
         recovered = await hub.recover()
         if recovered:
             log.info("recovered %d table(s) from the event log", recovered)
@@ -253,6 +257,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             bots.close()
             ratings.close()
             db.dispose()
+            if warming is not None and warming.is_alive():
+                warming.terminate()
 
     app = FastAPI(
         title="Stichwerk",

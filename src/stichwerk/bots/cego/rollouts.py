@@ -5,7 +5,7 @@ before; this module packs that knowledge into a :mod:`stichwerk.cego.kernel` row
 row once per decision and lets the compiled sampler (:mod:`~stichwerk.bots.cego.sampler`) sample
 the worlds, play every candidate card in each, finish the deal with the roll-out policy
 (:mod:`~stichwerk.bots.cego.playout`) and score it, many worlds per call. It needs numba and
-numpy (``pip install stichwerk[research]``); :func:`available` says whether they are there, and
+numpy (dependencies of the package); :func:`available` says whether they are there, and
 the search falls back to the pure-Python path (``world.py``) when they are not.
 """
 
@@ -34,6 +34,16 @@ def kernel() -> ModuleType | None:
 def available() -> bool:
     """Whether the search can roll out on the compiled kernel."""
     return kernel() is not None
+
+
+def ready() -> bool:
+    """Whether the search may roll out on the compiled kernel without waiting on numba's
+    compiler: the kernels are in numba's cache (``stichwerk.bots.warm``, which the web server
+    starts in the background). A search built without ``compiled=...`` asks this, so its first
+    decision never waits a minute on the compiler: it searches in Python until then."""
+    from stichwerk.bots.warm import cached
+
+    return cached() and available()
 
 
 def playout() -> ModuleType:

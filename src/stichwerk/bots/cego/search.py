@@ -88,10 +88,11 @@ class CegoSearch:
         """``search`` (the default), or ``heuristic``: exchange as ``search-v1`` does."""
         self.bid_budget = bid_budget if bid_budget is not None else min(1.5, 4 * budget)
         self.worlds = worlds
-        self.compiled = rollouts.available() if compiled is None else compiled
-        """Search on the compiled kernel (default: when numba is installed)."""
+        self.compiled = rollouts.ready() if compiled is None else compiled
+        """Search on the compiled kernel (default: when its kernels are compiled, so no
+        decision waits on numba's compiler; ``rollouts.ready``)."""
         if self.compiled and not rollouts.available():
-            raise StichwerkError("the compiled search needs numba: pip install stichwerk[research]")
+            raise StichwerkError("the compiled search needs numba: pip install stichwerk")
         self.max_worlds = max_worlds or MAX_WORLDS
         self.infer = infer
         self.eps = eps

@@ -57,10 +57,11 @@ class CegoSearchBot:
     ) -> None:
         self.budget = budget
         self.worlds = worlds
-        self.compiled = rollouts.available() if compiled is None else compiled
-        """Roll out on the compiled kernel (default: when numba is installed)."""
+        self.compiled = rollouts.ready() if compiled is None else compiled
+        """Roll out on the compiled kernel (default: when its kernels are compiled, so no
+        decision waits on numba's compiler; ``rollouts.ready``)."""
         if self.compiled and not rollouts.available():
-            raise StichwerkError("the compiled search needs numba: pip install stichwerk[research]")
+            raise StichwerkError("the compiled search needs numba: pip install stichwerk")
         self.max_worlds = max_worlds or (MAX_WORLDS_COMPILED if self.compiled else MAX_WORLDS)
         self.bid_samples = bid_samples
         self.rng = random.Random(f"search-{seed}")

@@ -69,10 +69,11 @@ class DoppelkopfSearchBot:
         """The policy's rules (``policy.STYLE_V1``: as this search was measured)."""
         self.worlds = worlds
         self.bid_samples = bid_samples
-        self.compiled = rollouts.available() if compiled is None else compiled
-        """Roll out on the compiled kernel (default: when numba is installed)."""
+        self.compiled = rollouts.ready() if compiled is None else compiled
+        """Roll out on the compiled kernel (default: when its kernels are compiled, so no
+        decision waits on numba's compiler; ``rollouts.ready``)."""
         if self.compiled and not rollouts.available():
-            raise StichwerkError("the compiled search needs numba: pip install stichwerk[research]")
+            raise StichwerkError("the compiled search needs numba: pip install stichwerk")
         self.max_worlds = max_worlds or (MAX_WORLDS_COMPILED if self.compiled else MAX_WORLDS)
         self.confidence = confidence
         """How many standard errors a card must gain over the heuristic's to be played."""
