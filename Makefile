@@ -1,30 +1,43 @@
 # The two commands of the quickstart: `make run` and `make test`.
-# Both create .venv on first use and install the package and its dependencies into it.
+# Both create .venv on first use: `make run` installs the package alone (what playing, score
+# sheets and tournaments need, the bots' kernels included), `make test` adds the dev and research
+# extras.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+BASE_STAMP := $(VENV)/.installed-base
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test lint typecheck jscheck unit bench clean services pyodide native kernels \
-	code-checks prepare
+.PHONY: run test lint typecheck jscheck unit bench clean services pyodide pyodide-base native \
+	kernels code-checks prepare
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,research]'
-	touch $(STAMP)
+	touch $(STAMP) $(BASE_STAMP)
 
-# The web app on http://127.0.0.1:8000 with its SQLite file under var/ (terminal play: stichwerk play).
-run: $(STAMP) pyodide
-	$(BIN)/python -m stichwerk.native build --optional
-	$(BIN)/python -m stichwerk.bots.warm
-	$(BIN)/python -m stichwerk.server
+$(BASE_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(BASE_STAMP)
+
+# The web app on http://127.0.0.1:8000 with its SQLite file under var/ (terminal play: stichwerk play);
+# `make run LISTEN=0.0.0.0` for phones in the network (it prints the address they use). It
+# answers at once: the Python engine serves (the mypyc build is `make native`), and the bots'
+# numba kernels compile in the background while the bots search in Python.
+run: $(BASE_STAMP) pyodide-base
+	$(BIN)/python -m stichwerk.server $(if $(LISTEN),--host $(LISTEN))
 
 # Pyodide for the score sheet's offline scoring: fetched once from the npm registry (pinned,
 # sha512 checked) into the gitignored static/vendor/ folder; nothing to do when it is there.
 pyodide: $(STAMP)
+	$(BIN)/python -m stichwerk.web.pyodide
+
+pyodide-base: $(BASE_STAMP)
 	$(BIN)/python -m stichwerk.web.pyodide
 
 lint: $(STAMP)
@@ -49,7 +62,8 @@ native: $(STAMP)
 	$(BIN)/python -m stichwerk.native build
 
 # The bots' numba kernels compiled into their __pycache__ (about a minute once, then a second or
-# two), so no first search decision, at a table or in a test, waits on the compiler.
+# two); until then a search bot built without compiled=... searches in Python (the web server
+# starts this in the background itself), so no decision waits on the compiler.
 kernels: $(STAMP)
 	$(BIN)/python -m stichwerk.bots.warm
 

@@ -12,15 +12,14 @@ import uvicorn
 
 from stichwerk.core.errors import one_line
 from stichwerk.server.app import create_app
-from stichwerk.server.config import SettingError, Settings
+from stichwerk.server.config import SettingError, Settings, host_of
 from stichwerk.server.listener import (
     accept_backlog,
     guard_log_handlers,
     guarded_protocols,
     raise_file_limit,
 )
-
-ALL_INTERFACES = frozenset({"", "0.0.0.0", "::", "[::]"})
+from stichwerk.server.public import ALL_INTERFACES, public_url, startup_lines
 
 
 def own_hosts(bind: str) -> tuple[str, ...]:
@@ -58,8 +57,12 @@ def main(argv: list[str] | None = None) -> None:
         print(f"stichwerk.server: {one_line(str(exc))}", file=sys.stderr)
         raise SystemExit(2) from None
     soft_files, _ = raise_file_limit()
+    # The address phones reach: every QR code, share link and printout is made of it.
+    public = public_url(args.host, args.port, settings.public_url)
+    settings = dataclasses.replace(settings, public_url=public)
     if "*" not in settings.allowed_hosts:
-        extra = [h for h in own_hosts(args.host) if h not in settings.allowed_hosts]
+        own = (*own_hosts(args.host), host_of(public))
+        extra = [h for h in dict.fromkeys(own) if h not in settings.allowed_hosts]
         settings = dataclasses.replace(
             settings, allowed_hosts=settings.allowed_hosts + tuple(extra)
         )
@@ -69,7 +72,8 @@ def main(argv: list[str] | None = None) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
-    print(f"Stichwerk: open http://{args.host}:{args.port} in your browser", flush=True)
+    for line in startup_lines(args.host, args.port, public):
+        print(line, flush=True)
     http, ws = guarded_protocols(
         settings.header_timeout, settings.max_connections_per_address, soft_files
     )

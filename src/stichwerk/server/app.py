@@ -39,6 +39,7 @@ from stichwerk.server.config import Settings
 from stichwerk.server.gate import Gate, client_key
 from stichwerk.server.hub import Hub
 from stichwerk.server.jsonsafe import StrictJSONRoute
+from stichwerk.server.public import address_api
 from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.ratings import RatingService
 from stichwerk.server.ratings import router as ratings_router
@@ -287,6 +288,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router())
     app.include_router(ratings_router())
     app.include_router(bots_router())
+    app.include_router(address_api())
     app.include_router(page_router())
     sheets = install_sheets(app, db, templates)
     install_tournaments(app, db, templates, sheets)

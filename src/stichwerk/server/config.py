@@ -164,6 +164,20 @@ def _hosts_from_env() -> tuple[str, ...]:
     return tuple(dict.fromkeys(hosts))
 
 
+def _public_url_from_env() -> str | None:
+    """``STICHWERK_PUBLIC_URL`` as an origin (a path is left out: links are paths from the
+    root); checked by :func:`_hosts_from_env` already."""
+    from stichwerk.server.public import origin_of
+
+    public = os.environ.get("STICHWERK_PUBLIC_URL", "").strip()
+    try:
+        return origin_of(public) if public else None
+    except ValueError:
+        raise SettingError(
+            f"STICHWERK_PUBLIC_URL must be an http(s) address with a host, not {public!r}"
+        ) from None
+
+
 @dataclass(frozen=True)
 class Settings:
     """What can be tuned without touching code."""
@@ -236,6 +250,11 @@ class Settings:
     """Seconds a table's actor stays in memory with nobody connected and nothing to do (waiting
     for people, or at a person's turn with nobody there); then it is released and recovers
     from the event log when someone comes back."""
+    public_url: str | None = None
+    """The address phones and other computers reach the server at (``scheme://host[:port]``),
+    which every QR code, share link and printout is made of: ``STICHWERK_PUBLIC_URL``, else
+    what ``python -m stichwerk.server`` finds at start (:mod:`stichwerk.server.public`).
+    ``None`` (a server made in code): the address each request came in on."""
     deal_seed: str | None = None
     """``None`` (always, in service): every deal is shuffled from the system's secure random
     source, so nobody can foresee a hand. A string seeds each table's deals (and its bots) from
@@ -280,4 +299,5 @@ class Settings:
             bot_tables_per_account=_env_int("STICHWERK_BOT_TABLES_PER_ACCOUNT", 2),
             bot_table_deals=_env_int("STICHWERK_BOT_TABLE_DEALS", 48),
             idle_release=_env_float("STICHWERK_IDLE_RELEASE", 300.0),
+            public_url=_public_url_from_env(),
         )

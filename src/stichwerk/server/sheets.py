@@ -55,6 +55,7 @@ import stichwerk
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import get_game
 from stichwerk.server.jsonsafe import read_json_object
+from stichwerk.server.public import public_origin
 from stichwerk.server.ratelimit import KeyedLimiter, TokenBucket
 from stichwerk.server.security import origin_allowed
 from stichwerk.sheet import (
@@ -720,7 +721,7 @@ def sheet_api() -> APIRouter:
         if which == "scorer":
             _need_scorer(role)
         path = _links(live.info, role)[which]
-        url = str(request.base_url).rstrip("/") + path
+        url = public_origin(request) + path  # phones scan it: not the director's loopback
         return Response(
             qr_svg(url), media_type="image/svg+xml", headers={"cache-control": "private"}
         )

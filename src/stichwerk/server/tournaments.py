@@ -36,6 +36,7 @@ from stichwerk.server import auth
 from stichwerk.server.bots import available_bots
 from stichwerk.server.gate import LARGE_BODIES, client_key
 from stichwerk.server.jsonsafe import BadJSON, loads, read_json_object
+from stichwerk.server.public import public_origin
 from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.security import origin_allowed
 from stichwerk.server.series import TableSeries
@@ -1088,9 +1089,10 @@ def tournament_pages(templates: "Jinja2Templates") -> APIRouter:
             if not found:
                 raise HTTPException(404, f"no round {number} has been drawn")
             chosen = found[0]
+        # Every printout is read in the hall: its links are of the public address.
+        base = public_origin(request)
         if what == "sheets":
             _need_director(director)
-            base = str(request.base_url).rstrip("/")
             for table in chosen["tables"] if chosen else []:
                 scorer = base + table["scorer"] if table.get("scorer") else None
                 table["qr"] = qr_svg(scorer, scale=3) if scorer else None
@@ -1104,6 +1106,7 @@ def tournament_pages(templates: "Jinja2Templates") -> APIRouter:
             round=chosen,
             names=names,
             by_name=_by_name(chosen, names) if chosen else [],
+            public_url=base + state["links"]["public"],
         )
 
     return router
