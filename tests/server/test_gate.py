@@ -243,6 +243,7 @@ def test_a_number_in_a_query_is_ascii_digits(query: str, gate_client: TestClient
 
 def test_a_content_length_is_ascii_digits(gate_client: TestClient) -> None:
     import asyncio
+    import concurrent.futures
 
     app = gate_client.app
     sent: list[dict[str, Any]] = []
@@ -275,6 +276,9 @@ def test_a_content_length_is_ascii_digits(gate_client: TestClient) -> None:
 
         await app(scope, receive, send)  # type: ignore[arg-type]
 
-    asyncio.run(call())
+    # A loop of its own on a thread of its own: an earlier test on this xdist worker (a browser
+    # test's Playwright) may have left an event loop running in the main thread.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, call()).result()
     assert sent[0]["status"] == 400
     assert b"Content-Length" in sent[1]["body"]
