@@ -189,3 +189,42 @@ export function toast(message) {
   clearTimeout(Number(box.dataset.timer || 0));
   box.dataset.timer = String(setTimeout(() => box && box.classList.remove("show"), 4000));
 }
+
+// -- the public address -----------------------------------------------------------------------
+
+/** The server's public address (GET /api/address), once asked. @type {{public: string, loopback: boolean, reachable: boolean}|null} */
+let ADDRESS = null;
+
+/** Ask the server the address phones reach it at (offline: links stay on this page's own). */
+export async function loadAddress() {
+  try {
+    const response = await fetch("/api/address", { credentials: "same-origin", cache: "no-store" });
+    if (response.ok) ADDRESS = await response.json();
+  } catch {
+    // offline: the page's own address
+  }
+  return ADDRESS;
+}
+
+/** The origin links and QR codes are made of: the public one, not the address this browser used. */
+export function publicOrigin() {
+  return ADDRESS ? ADDRESS.public : location.origin;
+}
+
+/**
+ * On a page opened on a loopback address (127.x, localhost, ::1), a warning above ``root``
+ * naming the address phones reach (or saying none can): no phone in the hall reaches 127.0.0.1.
+ * @param {HTMLElement} root
+ */
+export function warnIfLoopback(root) {
+  document.getElementById("loopback-warning")?.remove();
+  if (!ADDRESS || !ADDRESS.loopback) return;
+  const here = location.host;
+  const children = ADDRESS.reachable
+    ? [
+      el("p", { text: t("address.loopback", { here, url: ADDRESS.public }) }),
+      el("a", { id: "loopback-open", href: ADDRESS.public + location.pathname + location.search + location.hash, text: t("address.open_there") }),
+    ]
+    : [el("p", { text: t("address.loopback_only", { here }) })];
+  root.before(el("div", { class: "panel loopback-warning", id: "loopback-warning", role: "alert", "data-public": ADDRESS.public }, children));
+}

@@ -6,11 +6,11 @@
 // waiting entries are scored on the phone by the server's own Python (sheet_worker.js), and they
 // are sent, with their idempotency keys, as soon as the server can be reached.
 
-import { el, formatNumber, joinNames, loadTexts, signed, t, tOr, toast } from "./common.js";
+import { el, formatNumber, joinNames, loadAddress, loadTexts, lookup, publicOrigin, signed, t, tOr, toast, warnIfLoopback } from "./common.js";
 import { resultCard } from "./panels.js";
 import { deckPoints, entryForm, summaryLabel } from "./sheet_form.js";
 import * as store from "./sheet_store.js";
-import { cegoDealName, closingRoundsText, gameTypeShort, tableTitle } from "./words.js";
+import { announcementName, cegoDealName, closingRoundsText, extraName, gameTypeShort, partyName, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("sheet-app"));
 const token = root.dataset.token || "";
@@ -689,7 +689,7 @@ function entryPanel() {
 function sharePanel() {
   if (!list) return null;
   const links = list.links;
-  const origin = location.origin;
+  const origin = publicOrigin(); // phones follow these links: not this browser's 127.0.0.1
   const item = (/** @type {string} */ which) => el("div", { class: "share-link" }, [
     el("p", { text: t(`sheet.link_${which}`) }),
     el("input", { readonly: true, id: `link-${which}`, value: origin + links[which], onfocus: (/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select() }),
@@ -775,7 +775,8 @@ function render() {
 // -- start -----------------------------------------------------------------------------------------
 
 async function start() {
-  await loadTexts();
+  await Promise.all([loadTexts(), loadAddress()]);
+  warnIfLoopback(root);
   outbox = await store.outgoing(token);
   const kept = await store.keptList(token);
   const got = await request(`/api/sheets/${token}`);

@@ -3,7 +3,7 @@
 // names, who deals first, the list's length (or open-ended), Pflicht-Soli, Bock, Cego's closing
 // rounds, a title. Also: import a list exported before, and the lists this phone has opened.
 
-import { api, el, loadTexts, t, tOr, toast } from "./common.js";
+import { api, el, loadAddress, loadTexts, t, tOr, toast, warnIfLoopback } from "./common.js";
 import { changedSettings, closingRoundControls, settingMeanings, settingName } from "./rules.js";
 import * as store from "./sheet_store.js";
 import { tableTitle } from "./words.js";
@@ -198,7 +198,8 @@ async function knownPanel() {
 }
 
 async function start() {
-  await loadTexts();
+  await Promise.all([loadTexts(), loadAddress()]);
+  warnIfLoopback(root);
   const known = await knownPanel();
   try {
     catalogue = await api("/api/games");

@@ -5,7 +5,7 @@
 // view holds.
 
 import { analysisPanel } from "./analysis.js";
-import { actLabel, actTitle, api, cardName, el, joinNames, loadTexts, t, toast } from "./common.js";
+import { actLabel, actTitle, api, cardName, el, joinNames, loadAddress, loadTexts, publicOrigin, t, toast } from "./common.js";
 import { cardBack, cardElement } from "./cards.js";
 import { dealtHands, gameLine, gamePanel, laidOutBeside, neverWinsBadge, ownBlind, resultCard } from "./panels.js";
 import { closingRoundControls, closingView, overridesView, settingMeanings } from "./rules.js";
@@ -276,7 +276,7 @@ function header(view) {
  */
 function inviteLine(id) {
   if (!tableMeta || !tableMeta.invite) return null;
-  const link = `${location.origin}/t/${tableId}?invite=${tableMeta.invite}`;
+  const link = `${publicOrigin()}/t/${tableId}?invite=${tableMeta.invite}`; // for other devices
   return el("p", { class: "invite" }, [
     el("label", { for: id, text: t("table.invite") + ": " }),
     el("input", { id, readonly: true, value: link, size: 48 }),
@@ -627,6 +627,6 @@ function rulesPanel() {
   ]);
 }
 
-await loadTexts();
+await Promise.all([loadTexts(), loadAddress()]);
 await redeemInvite();
 connect();

@@ -4,7 +4,7 @@
 // director's link; the same page read-only with the public link. The server sends the whole
 // tournament over a websocket after every change; this page only draws it and sends changes.
 
-import { api, el, formatNumber, joinNames, loadTexts, t, toast } from "./common.js";
+import { api, el, formatNumber, joinNames, loadAddress, loadTexts, publicOrigin, t, toast, warnIfLoopback } from "./common.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("tournament-app"));
 const token = root.dataset.token || "";
@@ -372,7 +372,7 @@ function directorTools(round, table) {
       el("summary", { text: t("tournament.sheet_links") }),
       el("img", { class: "qr-img", src: `/api/sheets/${scorerToken}/qr/scorer.svg`, alt: t("tournament.scorer_link") }),
       el("p", {}, [el("a", { href: table.scorer, class: "scorer-link", target: "_blank", text: t("tournament.scorer_link") })]),
-      el("p", { class: "note", text: `${location.origin}${table.scorer}` }),
+      el("p", { class: "note", text: `${publicOrigin()}${table.scorer}` }),
     ]));
   }
   if (table.mode === "online") {
@@ -380,7 +380,7 @@ function directorTools(round, table) {
     (table.seat_links || []).forEach((/** @type {string|null} */ link, /** @type {number} */ seat) => {
       const who = nameOf(table.seating[seat]);
       links.append(el("li", {}, link
-        ? [el("a", { href: link, class: "seat-link", "data-seat": seat, target: "_blank", text: who }), el("span", { class: "note", text: ` ${location.origin}${link}` })]
+        ? [el("a", { href: link, class: "seat-link", "data-seat": seat, target: "_blank", text: who }), el("span", { class: "note", text: ` ${publicOrigin()}${link}` })]
         : [`${who}: ${t("tournament.bot_seat")}`]));
     });
     out.push(el("div", { class: "online-tools" }, [
@@ -595,9 +595,10 @@ function extrasPanel() {
   ]);
 }
 
-await loadTexts();
+await Promise.all([loadTexts(), loadAddress()]);
 try {
   show(await api(`/api/tournaments/${encodeURIComponent(token)}`));
+  if (state.role === "director") warnIfLoopback(root); // the director hands out the links
   connect();
 } catch (error) {
   root.replaceChildren(el("p", { class: "note", text: /** @type {Error} */ (error).message }));

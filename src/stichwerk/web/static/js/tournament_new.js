@@ -4,7 +4,7 @@
 // tournaments this device has directed. A series that has an owner asks for its secret; a new
 // one's secret is handed to the tournament's page, which shows it once.
 
-import { api, el, loadTexts, t, toast } from "./common.js";
+import { api, el, loadAddress, loadTexts, t, toast, warnIfLoopback } from "./common.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("tournament-new"));
 const DEVICE_KEY = "stichwerk.tournaments";
@@ -133,5 +133,6 @@ async function draw() {
   root.replaceChildren(...parts);
 }
 
-await loadTexts();
+await Promise.all([loadTexts(), loadAddress()]);
+warnIfLoopback(root);
 draw().catch((error) => toast(error.message));
