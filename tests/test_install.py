@@ -218,3 +218,43 @@ def test_the_installed_wheel_runs_the_cli_and_serves(dist: Path, tmp_path: Path)
     while any(Path(f"/proc/{pid}").exists() for pid in children):
         assert time.monotonic() < deadline, children
         time.sleep(0.05)
+
+
+RESEARCH = {
+    "stichwerk.research.gym": "gymnasium",
+    "stichwerk.research.aec": "pettingzoo",
+    "stichwerk.research.spiel": "pyspiel",
+    "stichwerk.research.simulate": "pyarrow",
+}
+
+
+@pytest.mark.parametrize(("module", "library"), sorted(RESEARCH.items()))
+def test_a_research_interface_without_its_extra_says_what_to_install(
+    module: str, library: str
+) -> None:
+    code = (
+        "import importlib, sys\n"
+        f"sys.modules[{library!r}] = None\n"
+        "try:\n"
+        f"    importlib.import_module({module!r})\n"
+        "except ModuleNotFoundError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "needs the research extra: pip install 'stichwerk[research]'" in done.stdout
+    assert len(done.stdout.splitlines()) == 1
+
+
+def test_arena_on_ray_without_the_extra_says_what_to_install() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['ray'] = None\n"
+        "from stichwerk.cli.main import app\n"
+        "app(['arena', '--deals', '1', '--bots', 'random,heuristic', '--ray', 'auto'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "stichwerk: --ray needs the research extra: pip install 'stichwerk[research]'\n"
+    )

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from stichwerk.bots.base import make_bot
+from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import get_game
 from stichwerk.pools import process_pool
@@ -183,7 +184,9 @@ def on_ray(work: Callable[[A], R], items: Iterable[A], address: str) -> Iterator
     try:
         import ray
     except ModuleNotFoundError:
-        raise StichwerkError("--ray needs the ray package: pip install 'ray[default]'") from None
+        raise StichwerkError(
+            "--ray needs the research extra: pip install 'stichwerk[research]'"
+        ) from None
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, log_to_driver=False, include_dashboard=False)
@@ -220,6 +223,9 @@ def run_arena(
         raise StichwerkError(f"unknown {spec.game} profile {spec.profile!r}")
     for name in spec.bots:
         make_bot(name, spec.game, 0, **spec.bot_params.get(name, {}))
+    # The search bots measured on their kernels, not on the Python path they take until the
+    # kernels are cached (stichwerk.bots.warm; Ray's other machines compile on first use).
+    ensure_kernels()
     workers = workers or os.cpu_count() or 1
     stats = [BotStats(name) for name in spec.bots]
     outcomes = _run_ray(spec, ray_address) if ray_address else _run_local(spec, workers)

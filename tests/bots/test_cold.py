@@ -114,3 +114,41 @@ def test_one_warm_up_at_a_time_and_it_leaves_the_marker(
     assert capsys.readouterr().out.splitlines() == ["Cego kernel: 0.0 s"]
     assert warm.cached()
     assert warm.start_background() is None  # nothing left to compile
+
+
+def test_batch_work_compiles_the_kernels_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The arena and ``simulate`` measure the search on its kernels: they compile them first
+    (once, waiting for a warm-up under way) rather than play on the Python path."""
+    pytest.importorskip("numba")
+    from stichwerk import arena
+    from stichwerk.arena import ArenaSpec, run_arena
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    runs: list[str] = []
+    monkeypatch.setattr(warm, "warm", lambda: runs.append("warm") or [])
+    assert arena.ensure_kernels is warm.ensure
+    run_arena(ArenaSpec("cego", "schwarzwald", ("random", "heuristic"), 1, 4), workers=1)
+    assert runs == ["warm"] and warm.cached()
+    run_arena(ArenaSpec("cego", "schwarzwald", ("random", "heuristic"), 1, 4), workers=1)
+    assert runs == ["warm"]  # cached: nothing more to do
+
+
+def test_ensure_after_a_warm_up_under_way_compiles_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("numba")
+    import threading
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    runs: list[str] = []
+    monkeypatch.setattr(warm, "warm", lambda: runs.append("warm") or [])
+    held = warm._lock()
+    assert held is not None
+    waiter = threading.Thread(target=warm.ensure)
+    waiter.start()
+    warm.mark_cached()  # the other warm-up finishes ...
+    held.close()  # ... and lets go
+    waiter.join(timeout=60)
+    assert not waiter.is_alive() and runs == []

@@ -141,8 +141,9 @@ def _search_deal(game: str, profile: str) -> None:
     play_deal(ArenaSpec(game, profile, bots, 1, 4, bot_params=dict.fromkeys(bots, few)), 0)
 
 
-def _lock() -> IO[str] | None:
-    """An exclusive lock beside the marker, or ``None`` when another warm-up holds it."""
+def _lock(wait: bool = False) -> IO[str] | None:
+    """An exclusive lock beside the marker, or ``None`` when another warm-up holds it (with
+    ``wait``: once that one has finished)."""
     try:
         import fcntl
     except ImportError:  # no flock (Windows): warm-ups may overlap; numba's cache copes
@@ -151,7 +152,7 @@ def _lock() -> IO[str] | None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle = open(path, "w")  # noqa: SIM115
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
         return None
@@ -176,6 +177,21 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: {seconds:.1f} s")
         mark_cached()
     return 0
+
+
+def ensure() -> None:
+    """Compile the kernels now unless they are cached, after any warm-up under way: for batch
+    work that measures the bots (the arena, ``stichwerk simulate``), whose search bots would
+    otherwise play on their Python path until the cache is there. A player never waits here."""
+    if not has_numba() or cached():
+        return
+    lock = _lock(wait=True)
+    assert lock is not None
+    with lock:
+        if not cached():
+            log.info("compiling the bots' numba kernels once (about a minute)")
+            warm()
+            mark_cached()
 
 
 def _background() -> None:

@@ -15,13 +15,18 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from stichwerk.core.errors import StichwerkError
+from stichwerk.research import missing_extra
 from stichwerk.research.observation import encoder_for
 from stichwerk.research.table import Table, check_reward, check_table
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:
+    raise missing_extra(exc, "stichwerk.research.aec") from None
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
 

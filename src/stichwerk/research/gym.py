@@ -12,14 +12,19 @@ the deal at once) teaches nothing and is skipped: ``info["skipped"]`` counts suc
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from stichwerk.bots.base import Bot, make_bot
 from stichwerk.core.errors import StichwerkError
+from stichwerk.research import missing_extra
 from stichwerk.research.observation import encoder_for
 from stichwerk.research.table import Table, check_reward, check_table
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as exc:
+    raise missing_extra(exc, "stichwerk.research.gym") from None
 
 Obs = dict[str, Any]
 """``observation`` (float32 vector) and ``action_mask`` (int8 vector)."""

@@ -27,15 +27,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from stichwerk.arena import on_ray
 from stichwerk.bots.base import make_bot
+from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import get_game
 from stichwerk.pools import process_pool
+from stichwerk.research import missing_extra
 from stichwerk.research.table import check_table
+
+try:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+except ImportError as exc:
+    raise missing_extra(exc, "stichwerk simulate") from None
 
 META_KEY = b"stichwerk.simulate"
 
@@ -336,6 +341,7 @@ def run_simulation(
     played = 0
     new_chunks = 0
     workers = workers or os.cpu_count() or 1
+    ensure_kernels()  # the search bots on their kernels, as the arena's (stichwerk.bots.warm)
     outcomes = _run_ray(spec, todo, ray_address) if ray_address else _run_local(spec, todo, workers)
     try:
         for k, table in outcomes:

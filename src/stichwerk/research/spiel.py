@@ -26,14 +26,19 @@ import random
 from typing import Any
 
 import numpy as np
-import pyspiel
 
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import get_game
+from stichwerk.research import missing_extra
 from stichwerk.research.actions import space_for
 from stichwerk.research.observation import Encoder, encoder_for
 from stichwerk.research.table import Table, check_table
+
+try:
+    import pyspiel
+except ImportError as exc:
+    raise missing_extra(exc, "stichwerk.research.spiel") from None
 
 SHORT_NAMES = {"cego": "stichwerk_cego", "doppelkopf": "stichwerk_doppelkopf"}
 MAX_GAME_LENGTH = {"cego": 250, "doppelkopf": 160}
