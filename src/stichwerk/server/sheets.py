@@ -67,6 +67,7 @@ from stichwerk.sheet import (
     write_csv,
     write_lines,
 )
+from stichwerk.sheet.diff import describe_log
 from stichwerk.sheet.log import replay
 from stichwerk.storage.db import Database
 from stichwerk.storage.sheets import ChangeWriter, ListInfo, NewChange, SheetRepo
@@ -213,7 +214,7 @@ class Scored:
     sheet: Sheet
     done: Applied
     head: str
-    """``sheet.to_json(rows=False)`` as JSON text."""
+    """``sheet.to_json(rows=False, deleted=True)`` as JSON text."""
     size: int
     """The estimated bytes the sheet takes in memory."""
     fresh: frozenset[str] = frozenset()
@@ -222,7 +223,7 @@ class Scored:
 
 
 def _head(sheet: Sheet) -> str:
-    return json.dumps(sheet.to_json(rows=False), ensure_ascii=False)
+    return json.dumps(sheet.to_json(rows=False, deleted=True), ensure_ascii=False)
 
 
 def _size(sheet: Sheet) -> int:
@@ -658,20 +659,36 @@ def sheet_api() -> APIRouter:
 
     @router.get("/{token}/changes")
     async def changes(
-        request: Request, token: str, since: int = Query(0, ge=0, le=10**9)
+        request: Request,
+        token: str,
+        since: int = Query(0, ge=0, le=10**9),
+        about: bool = Query(False),
     ) -> Response:
-        """The change log after position ``since``: who entered what, and when."""
+        """The change log after position ``since``: who entered what, and when; ``about``:
+        each change also says what it did (``sheet.diff.describe``: the game's number, the
+        fields that changed, the points), for the log a person reads."""
         hub = _hub(request)
         live, _ = await hub.open(token)
 
         def read() -> str:
             # Read and written off the event loop: a whole season's log is thousands of
             # changes, which FastAPI's encoder would take a tenth of a second over on it.
-            rows = hub.repo.changes(live.info.id, since)
+            rows = hub.repo.changes(live.info.id, 0 if about else since)
             changes = [r.to_json() for r in rows]
+            if about:
+                # Replayed from the start (what a change did depends on the list before it),
+                # on a scoring thread: this is a rebuild of the list.
+                described = describe_log(
+                    live.info.settings, (c["change"] for c in changes), limit=STORED_DEALS
+                )
+                for change, what in zip(changes, described, strict=True):
+                    change["about"] = what
+                changes = [c for c in changes if c["seq"] > since]
             body = {"settings": live.info.settings, "seq": live.seq, "changes": changes}
             return json.dumps(body, ensure_ascii=False)
 
+        if about:
+            return Response(await hub.scoring.run(read), media_type=JSON)
         return Response(await asyncio.to_thread(read), media_type=JSON)
 
     @router.post("/{token}/preview")

@@ -33,8 +33,9 @@ def replay(
 def phone(request: str) -> str:
     """One call from the page: ``{"settings", "log": [change ...], "pending": [change ...],
     "preview"?: {"summary", "entry"?}}`` → ``{"sheet", "pending": [{"key", "ok", "conflict",
-    "error"}], "preview": {"row"} | {"error"}}`` as JSON. A waiting change that would be refused
-    now is left out of the sheet and says why (``conflict``: another phone changed that deal)."""
+    "error"}], "preview": {"row"} | {"error"}, "deleted": [row ...]}`` as JSON. A waiting change
+    that would be refused now is left out of the sheet and says why (``conflict``: another
+    phone changed that deal)."""
     call = json.loads(request)
     sheet = replay(call["settings"], call.get("log", []))
     outcomes: list[dict[str, Any]] = []
@@ -48,6 +49,8 @@ def phone(request: str) -> str:
         except StichwerkError as exc:
             outcomes.append({"key": key, "ok": False, "conflict": False, "error": str(exc)})
     out: dict[str, Any] = {"sheet": sheet.to_json(), "pending": outcomes, "preview": None}
+    # The deleted rows, which the list shows struck through (the server sends them in its sheet).
+    out["deleted"] = sheet.to_json(rows=False, deleted=True)["deleted"]
     wanted = call.get("preview")
     if wanted is not None:
         try:

@@ -45,6 +45,8 @@ MAX_DEALS = 1500
 """Deals one list may hold: a weekly club's season is about 40 evenings of 30 deals (1,200), a
 long evening 100; a list past this is refused (start the next one), so scoring a list anew
 and sending it stay bounded."""
+KEPT_DELETED = 100
+"""Deleted rows a sheet keeps to show (the latest): the log keeps every one."""
 
 
 class SheetError(RecordError):
@@ -175,6 +177,9 @@ class Sheet:
     _keys: dict[str, Applied] = field(default_factory=dict, repr=False)
     limit: int = field(default=MAX_DEALS, repr=False)
     """Deals an add may bring the list to (a list stored before the cap replays with more)."""
+    deleted: list[Row] = field(default_factory=list, repr=False)
+    """The rows deleted from the list, as they were when deleted (the list shows them struck
+    through, so a total that moved can be traced). Replaced, never changed in place."""
     _series: Series = field(init=False, repr=False)
     _rows: list[Row] = field(init=False, repr=False)
 
@@ -229,6 +234,10 @@ class Sheet:
             "parity": self._series.parity_ok() if rules.parity_check else None,
         }
 
+    def row(self, entry_id: str) -> Row:
+        """The scored row of the deal ``entry_id``."""
+        return self._rows[self._index(entry_id)]
+
     def entry(self, entry_id: str) -> Entry:
         for e in self.entries:
             if e.id == entry_id:
@@ -256,9 +265,11 @@ class Sheet:
         twin._keys = dict(self._keys)
         return twin
 
-    def to_json(self, *, rows: bool = True) -> dict[str, Any]:
+    def to_json(self, *, rows: bool = True, deleted: bool = False) -> dict[str, Any]:
         """The whole sheet for a screen or a tool: settings, rows, totals, what comes next
-        (``rows=False``: all but the rows, which ``Row.json_text`` gives one by one)."""
+        (``rows=False``: all but the rows, which ``Row.json_text`` gives one by one;
+        ``deleted``: the rows deleted by its changes too, which a list rebuilt from its
+        entries alone does not know)."""
         series = self._series
         nxt: dict[str, Any] | None = None
         if not series.is_over:
@@ -288,6 +299,8 @@ class Sheet:
             "next": nxt,
             "checks": self.checks(),
         }
+        if deleted:
+            out["deleted"] = [_deleted(row) for row in self.deleted]
         if not rows:
             del out["rows"]
         return out
@@ -356,8 +369,11 @@ class Sheet:
             else:
                 del entries[index]
             at = index
+        gone = self._rows[at] if op == "delete" else None
         series, rows = self._build(entries, start=at)
         self.entries, self._series, self._rows = entries, series, rows
+        if gone is not None:
+            self.deleted = [*self.deleted[-(KEPT_DELETED - 1) :], gone]
         done = Applied(op, entry_id, key, start=at)
         self._keys[key] = done
         return done
@@ -469,6 +485,19 @@ def _fork(series: Series) -> Series:
     fork.owed = list(series.owed)
     fork._bock = list(series._bock)
     return fork
+
+
+def _deleted(row: Row) -> dict[str, Any]:
+    """A deleted row for the list: where it stood, its game and what each seat wrote."""
+    return {
+        "id": row.entry_id,
+        "version": row.version,
+        "index": row.index,
+        "number": row.number,
+        "label": row.label,
+        "summary": row.summary,
+        "settlement": list(row.settlement),
+    }
 
 
 def _vorhand(ctx: DealContext) -> int:
