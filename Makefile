@@ -26,11 +26,12 @@ $(BASE_STAMP): pyproject.toml
 	touch $(BASE_STAMP)
 
 # The web app on http://127.0.0.1:8000 with its SQLite file under var/ (terminal play: stichwerk play);
-# `make run LISTEN=0.0.0.0` for phones in the network (it prints the address they use). It
+# `make run LISTEN=0.0.0.0` for phones in the network (it prints the address they use),
+# `make run PORT=8080` on another port. It
 # answers at once: the Python engine serves (the mypyc build is `make native`), and the bots'
 # numba kernels compile in the background while the bots search in Python.
 run: $(BASE_STAMP) pyodide-base
-	$(BIN)/python -m stichwerk.server $(if $(LISTEN),--host $(LISTEN))
+	$(BIN)/python -m stichwerk.server $(if $(LISTEN),--host $(LISTEN)) $(if $(PORT),--port $(PORT))
 
 # Pyodide for the score sheet's offline scoring: fetched once from the npm registry (pinned,
 # sha512 checked) into the gitignored static/vendor/ folder; nothing to do when it is there.
