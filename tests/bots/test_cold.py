@@ -152,3 +152,23 @@ def test_ensure_after_a_warm_up_under_way_compiles_nothing(
     held.close()  # ... and lets go
     waiter.join(timeout=60)
     assert not waiter.is_alive() and runs == []
+
+
+def test_an_analysis_compiles_the_kernels_it_values_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Valuing choices needs the kernels (the search's ``evaluate`` has no Python path): with
+    the cache not marked yet, an analysis compiles them first rather than fail."""
+    pytest.importorskip("numba")
+    from stichwerk.analysis import value_point
+    from stichwerk.games import get_game
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # the marker's place: empty
+    runs: list[str] = []
+    monkeypatch.setattr(warm, "warm", lambda: runs.append("warm") or [])
+    state = get_game("cego").new_deal(seed=7)
+    seat = state.to_act
+    assert seat is not None
+    values = value_point("cego", state.view(seat), "cold", 0.05, 4)
+    assert runs == ["warm"] and warm.cached()
+    assert values and all("mean" in v for v in values)

@@ -229,7 +229,11 @@ def value_point(
     """The search's value of every legal choice of ``view`` as JSON (runs in a worker too:
     arguments and answer are plain data)."""
     from stichwerk.bots.players import make_search
+    from stichwerk.bots.warm import ensure
 
+    # Valuing needs the kernels: compile them once if they are not cached yet (after the
+    # server's warm-up, if one is under way); a search at a table would play in Python meanwhile.
+    ensure()
     params: dict[str, Any] = {} if worlds is None else {"worlds": worlds}
     bot = make_search(game, seed, **params)
     evaluate: Callable[[Mapping[str, Any], float], list[ActionValue]] | None = getattr(

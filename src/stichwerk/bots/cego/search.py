@@ -56,7 +56,7 @@ MAX_DEALS = 4000
 """Sampled deals per decision before the play at most."""
 EXCHANGE_Z = 2.0
 """How many standard errors another exchange must gain over the bots' rule to be chosen."""
-NO_COMPILED = "the search's evaluation needs the compiled kernel: pip install stichwerk[research]"
+NO_COMPILED = "the search's evaluation needs the compiled kernel: pip install stichwerk (numba)"
 
 
 class CegoSearch:

@@ -8,7 +8,7 @@ Bidding uses the heuristic's simulated contracts with more deals. Every decision
 budget (default 0.35 s); with ``worlds`` set it samples exactly that many worlds instead, so
 that its play is reproducible.
 
-Where numba is installed (``pip install stichwerk[research]``) the worlds are sampled, played
+Where numba is installed (a dependency of the package) the worlds are sampled, played
 out and scored by the compiled kernel (``rollouts.py``, ``stichwerk.cego.kernel``), many worlds
 per call, so the same budget buys about a hundred times the roll-outs (up to ``max_worlds``);
 without it, or with ``compiled=False``, the pure-Python path below does the same work.

@@ -75,7 +75,7 @@ CLEAR = 3.0
 errors (after at least ``MIN_CLEAR`` worlds)."""
 MIN_CLEAR = 256
 WORDS = {act: i for i, act in enumerate(LEVEL_ACTS)}
-NO_COMPILED = "the search's evaluation needs the compiled kernel: pip install stichwerk[research]"
+NO_COMPILED = "the search's evaluation needs the compiled kernel: pip install stichwerk (numba)"
 
 
 class DoppelkopfSearch:

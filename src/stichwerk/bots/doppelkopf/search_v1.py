@@ -17,7 +17,7 @@ It keeps the roll-out policy as it was when this search was measured against the
 Every decision keeps to a time budget (default 0.3 s); with ``worlds`` set it samples exactly
 that many worlds instead, so that its play is reproducible.
 
-Where numba is installed (``pip install stichwerk[research]``) the worlds are sampled, played
+Where numba is installed (a dependency of the package) the worlds are sampled, played
 out and scored by the compiled kernel (``rollouts.py``, ``stichwerk.doppelkopf.kernel``), many
 worlds per call, so the same budget buys far more roll-outs (up to ``max_worlds``); without it,
 or with ``compiled=False``, the pure-Python path below does the same work.
