@@ -27,6 +27,7 @@ from typing import Any
 
 from stichwerk.bots import clock
 from stichwerk.bots.base import Bot, make_bot
+from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.games import get_game
 
 CARD_WORLDS = 60
@@ -150,4 +151,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    ensure_kernels()  # the search on its kernels, not the Python path of a cold cache
     main()

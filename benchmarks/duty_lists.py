@@ -22,6 +22,7 @@ from typing import Any
 
 from stichwerk.arena import BotStats
 from stichwerk.bots.base import make_bot
+from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.core.series import Series
 from stichwerk.doppelkopf.api import series_outcome, series_rules
 from stichwerk.doppelkopf.record import new_deal
@@ -110,4 +111,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    ensure_kernels()  # the search on its kernels, not the Python path of a cold cache
     main()

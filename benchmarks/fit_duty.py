@@ -20,6 +20,7 @@ from stichwerk.bots.doppelkopf.duty import discharges
 from stichwerk.bots.doppelkopf.knowledge import read
 from stichwerk.bots.doppelkopf.search import DoppelkopfSearch, _declarable
 from stichwerk.bots.evaluation import weighted
+from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.doppelkopf.profiles import PROFILES
 from stichwerk.doppelkopf.record import new_deal
 
@@ -97,4 +98,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    ensure_kernels()  # the search on its kernels, not the Python path of a cold cache
     main()

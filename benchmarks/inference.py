@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from stichwerk.bots.base import make_bot
+from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.games import get_game
 
 STAGES = ((1, 12), (12, 24), (24, 36), (36, 60))
@@ -160,4 +161,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    ensure_kernels()  # the search on its kernels, not the Python path of a cold cache
     main()

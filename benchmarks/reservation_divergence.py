@@ -24,6 +24,7 @@ from typing import Any
 
 from stichwerk.bots import clock
 from stichwerk.bots.base import make_bot
+from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.core.action import Action
 from stichwerk.doppelkopf.state import DECLARATIONS, RESERVATIONS
 from stichwerk.games import get_game
@@ -143,4 +144,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    ensure_kernels()  # the search on its kernels, not the Python path of a cold cache
     main()

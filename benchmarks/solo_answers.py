@@ -23,6 +23,7 @@ from typing import Any
 from stichwerk.bots import clock
 from stichwerk.bots.base import make_bot
 from stichwerk.bots.cego.search import CegoSearch
+from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.games import get_game
 
 
@@ -122,4 +123,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    ensure_kernels()  # the search on its kernels, not the Python path of a cold cache
     main()

@@ -28,6 +28,7 @@ from stichwerk.bots.base import make_bot
 from stichwerk.bots.doppelkopf.knowledge import read
 from stichwerk.bots.doppelkopf.search import DoppelkopfSearch, _declarable
 from stichwerk.bots.evaluation import weighted
+from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.core.action import Action
 from stichwerk.doppelkopf.record import new_deal
 
@@ -137,4 +138,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    ensure_kernels()  # the search on its kernels, not the Python path of a cold cache
     main()
