@@ -172,3 +172,21 @@ def test_an_analysis_compiles_the_kernels_it_values_with(
     values = value_point("cego", state.view(seat), "cold", 0.05, 4)
     assert runs == ["warm"] and warm.cached()
     assert values and all("mean" in v for v in values)
+
+
+def test_a_gym_against_the_search_compiles_its_kernels_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("numba")
+    pytest.importorskip("gymnasium")
+    from stichwerk.research.gym import SeatEnv
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    runs: list[str] = []
+    monkeypatch.setattr(warm, "warm", lambda: runs.append("warm") or [])
+    SeatEnv("cego", opponents="heuristic")
+    assert runs == []  # no search: nothing to compile
+    env = SeatEnv("cego", opponents="search")
+    assert runs == ["warm"]
+    env.reset(seed=1)
+    assert all(bot is None or bot.compiled for bot in env._bots)  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from stichwerk.bots.base import Bot, make_bot
+from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.core.errors import StichwerkError
 from stichwerk.research import missing_extra
 from stichwerk.research.observation import encoder_for
@@ -67,6 +68,8 @@ class SeatEnv(gymnasium.Env[Obs, Any]):
         for s, name in enumerate(names):
             if s != seat:
                 make_bot(name, game, 0, **self.bot_params.get(name, {}))
+        if any(name.startswith("search") for name in names):
+            ensure_kernels()  # the learner meets the search on its kernels, from the first deal
         self.options = dict(options or {})
         self.fixed_dealer = dealer
         self.encoder = encoder_for(game, self.n_seats)
