@@ -79,7 +79,8 @@ def _type_totals(page: Page, rnd: int, number: int, points: list[int], solos: se
     page.click(f"#quick-{rnd}-{number} summary")
     for seat, value in enumerate(points):
         page.fill(f"#q-{rnd}-{number}-points-{seat}", str(value))
-        page.fill(f"#q-{rnd}-{number}-won-{seat}", str(seat % 4))
+        # A game won writes at least a point (plus-only): no more games won than points.
+        page.fill(f"#q-{rnd}-{number}-won-{seat}", str(min(seat % 4 + 1, value)))
         if seat in solos:
             page.check(f"#q-{rnd}-{number}-solo-{seat}")
     page.click(f"#q-{rnd}-{number}-save")

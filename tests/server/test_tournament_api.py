@@ -85,7 +85,7 @@ def _sheet_deals(
 
 
 def _quick(table: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"points": 10 + 3 * seat, "games_won": seat} for seat in range(table["size"])]
+    return [{"points": 10 + 3 * seat, "games_won": seat + 1} for seat in range(table["size"])]
 
 
 def test_every_refusal_is_one_line(app_client: TestClient) -> None:

@@ -41,15 +41,18 @@ def quick(data: TournamentData, table: TableRow, seed: str) -> list[dict[str, An
     else:
         points = [int(rng.random() * 25) for _ in table.seating]
     out = []
-    for seat, p in enumerate(points):
+    for seat, drawn in enumerate(points):
         owed = table.duty_owed[seat] if rules.duty_solos else 0
-        out.append(
-            {
-                "points": p,
-                "duty_solos": 1 if owed and rng.random() < 0.5 else 0,
-                "games_won": int(rng.random() * (games + 1)),
-            }
-        )
+        solos = 1 if owed and rng.random() < 0.5 else 0
+        # At most three winners a game; a plus-only seat has a point for each game won and
+        # points only with a game won; a zero-sum seat above zero won a game.
+        won = int(rng.random() * (3 * games // table.size + 1))
+        total = drawn
+        if not rules.zero_sum:
+            total = drawn + won if won else 0
+        elif drawn > 0:
+            won = max(won, 1)
+        out.append({"points": total, "duty_solos": solos, "games_won": won})
     return out
 
 

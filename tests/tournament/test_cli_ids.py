@@ -88,7 +88,7 @@ def test_standings_have_the_web_pages_columns(made: tuple[str, str, dict[str, st
     for rnd in ("1", "2", "3"):
         run(db, "draw", tid)
         for table in ("1", "2"):
-            run(db, "enter", tid, rnd, table, "--points", "11,10,5,0", "--won", "4,3,2,1")
+            run(db, "enter", tid, rnd, table, "--points", "11,10,5,0", "--won", "4,3,2,0")
     rows = json.loads(run(db, "standings", tid, "--json"))["standings"]
     text = run(db, "standings", tid, width=120)
     header = next(line for line in text.splitlines() if "player" in line)

@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from stichwerk.core.errors import StichwerkError, one_line
+from stichwerk.tournament.entry import EntryProblems
 
 log = logging.getLogger("stichwerk.app")
 
@@ -45,6 +46,14 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StichwerkError)
     async def rules_error(_request: Request, exc: StichwerkError) -> JSONResponse:
         return error_response(400, str(exc))
+
+    @app.exception_handler(EntryProblems)
+    async def entry_error(_request: Request, exc: EntryProblems) -> JSONResponse:
+        # Typed totals: every problem at once, each with its seat and field for the page.
+        problems = [p.to_json() for p in exc.problems]
+        return JSONResponse(
+            {"error": one_line(str(exc))[:300], "problems": problems}, status_code=400
+        )
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -57,6 +57,7 @@ from stichwerk.storage.tournaments import (
     table_rules,
 )
 from stichwerk.tournament import FORMATS, table_results
+from stichwerk.tournament.entry import EntryProblems
 from stichwerk.tournament.lists import write_list_csv, write_results_csv
 from stichwerk.web import LANGUAGES, pick_language, texts
 
@@ -599,6 +600,8 @@ async def _run(hub: TournamentHub, tid: str, call: Any, *args: Any) -> Tournamen
             raise HTTPException(403, str(exc)) from None
         except TournamentError as exc:
             raise HTTPException(409, str(exc)) from None
+        except EntryProblems:
+            raise  # the caller answers 400: the line, or with the list too (errors.py)
         except StichwerkError as exc:
             raise HTTPException(400, str(exc)) from None
     await hub.changed(tid)
@@ -774,11 +777,21 @@ def tournament_api() -> APIRouter:
             hub.forget(tid, last)
         elif op in ("enter", "mode", "online"):
             extra = {"enter": "results", "mode": "mode", "online": "bots"}[op]
-            _keys(body, {"round", "table", extra})
+            _keys(body, {"round", "table", extra} | ({"explain"} if op == "enter" else set()))
             rnd = _whole(body.get("round"), "round", 1, MAX_ROUND)
             number = _whole(body.get("table"), "table", 1, MAX_TABLE)
             if op == "enter":
-                data = await _run(hub, tid, store.enter, tid, rnd, number, body.get("results"))
+                # "explain": true asks for the typed totals' problems as a list beside the line
+                # (the page shows each at its field); without it the answer is the line alone.
+                explain = body.get("explain", False)
+                if not isinstance(explain, bool):
+                    raise HTTPException(400, "'explain' is true or false")
+                try:
+                    data = await _run(hub, tid, store.enter, tid, rnd, number, body.get("results"))
+                except EntryProblems as exc:
+                    if explain:
+                        raise
+                    raise HTTPException(400, str(exc)) from None
             elif op == "mode":
                 mode = body.get("mode")
                 if not isinstance(mode, str):

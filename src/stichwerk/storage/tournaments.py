@@ -88,6 +88,7 @@ from stichwerk.tournament import (
     table_series_rules,
     vorrunde_standings,
 )
+from stichwerk.tournament.entry import check_totals
 from stichwerk.tournament.lists import player_name
 
 NAME_LENGTH = 40
@@ -518,47 +519,22 @@ def online_list_rules(
 
 
 def check_quick(data: TournamentData, table: TableRow, entries: object) -> tuple[Result, ...]:
-    """The director's typed totals for ``table``, checked as far as the table's list rules
-    allow: one entry per seat, whole numbers, Pflicht-Soli no more than the seat owed, games won
-    no more than the table's games, a plus-minus table summing to zero (and, at a 4-table, all
-    even or all odd), a plus-only table writing no negative totals."""
+    """The director's typed totals for ``table``, checked as a whole as far as the table's list
+    rules allow (:func:`stichwerk.tournament.entry.check_totals`): every problem at once, as
+    :class:`~stichwerk.tournament.entry.EntryProblems`."""
     fmt = data.fmt
     rules = table_rules(fmt, data.profile, table.size, table.round)
-    names = data.names
-    if not isinstance(entries, list) or len(entries) != table.size:
-        raise StichwerkError(f"enter one line for each of the table's {table.size} players")
-    games = rules.games or 0
-    out = []
-    for seat, (player, entry) in enumerate(zip(table.seating, entries, strict=True)):
-        who = names[player]
-        if not isinstance(entry, Mapping) or not set(entry) <= {
-            "points",
-            "duty_solos",
-            "games_won",
-        }:
-            raise StichwerkError(f"{who}: send points, duty_solos and games_won")
-        points = _whole(entry.get("points"), f"{who}'s points", -MAX_POINTS, MAX_POINTS)
-        owed = table.duty_owed[seat] if rules.duty_solos else 0
-        solos = _whole(entry.get("duty_solos", 0), f"{who}'s Pflicht-Soli", 0, 10)
-        if solos > owed:
-            owes = "owes no Pflicht-Solo" if owed == 0 else f"owes {owed} Pflicht-Solo"
-            raise StichwerkError(f"{who} {owes} at this table, not {solos}")
-        won = _whole(entry.get("games_won", 0), f"{who}'s games won", 0, max(games, 0))
-        out.append(Result(table.round, player, points, solos, won))
-    totals = [r.points for r in out]
-    if rules.zero_sum and sum(totals) != 0:
-        raise StichwerkError(
-            f"the totals of a plus-minus table sum to zero; these sum to {sum(totals)}"
-        )
-    if rules.zero_sum and rules.parity_check and len({int(t) % 2 for t in totals}) > 1:
-        raise StichwerkError("at a plus-minus 4-table the totals are all even or all odd")
-    if not rules.zero_sum:
-        negative = [names[r.player] for r in out if r.points < 0]
-        if negative:
-            raise StichwerkError(
-                f"a plus-only table writes no negative totals ({', '.join(negative)})"
-            )
-    return tuple(out)
+    lines = check_totals(
+        rules,
+        [data.names[p] for p in table.seating],
+        table.duty_owed,
+        entries,
+        most_winners=fmt.most_winners,
+    )
+    return tuple(
+        Result(table.round, player, points, solos, won)
+        for player, (points, solos, won) in zip(table.seating, lines, strict=True)
+    )
 
 
 def sheet_results(

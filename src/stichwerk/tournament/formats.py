@@ -82,6 +82,10 @@ class TournamentFormat:
     tables, as the carried points allow), not table by table."""
     final_duty_solos: int = 0
     """Pflicht-Soli owed in the Endrunde."""
+    most_winners: int = 3
+    """Seats that can win one game (write a plus in it): a Doppelkopf party is at most three of
+    the four dealt in, a Cego game's zero-sum settlement leaves at least one loser. Typed totals
+    whose games won add up to more than this times the games are refused."""
     tie_breaks: tuple[str, ...] = ("final", "preliminary", "games_won")
     """Compared in order when the deciding scores are equal (see ``TIE_BREAKS``)."""
     ranking_points: str = "n-p+1"
@@ -99,6 +103,8 @@ class TournamentFormat:
         for size in self.table_sizes:
             if self.games_at(size) < 1:
                 raise StichwerkError(f"the format gives no games for a {size}-table")
+        if self.most_winners < 1:
+            raise StichwerkError("a format lets at least one seat win a game")
         if self.rounds < 1:
             raise StichwerkError("a format needs at least one round")
         if self.duty_solos < 0 or self.final_duty_solos < 0 or self.duty_penalty < 0:
