@@ -19,10 +19,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,research]'
 	touch $(STAMP) $(BASE_STAMP)
 
+# --no-compile: Python compiles what it imports on first use, not pip every module of every
+# package (numba's and numpy's own tests: 70 MB of .pyc files, and install time).
 $(BASE_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet --no-compile -e .
 	touch $(BASE_STAMP)
 
 # The web app on http://127.0.0.1:8000 with its SQLite file under var/ (terminal play: stichwerk play);
