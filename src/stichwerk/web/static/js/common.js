@@ -73,7 +73,8 @@ export async function api(path, body, method = "POST") {
   }
   const response = await fetch(path, init);
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  // The answer's body rides along (typed totals' problems, each at its field).
+  if (!response.ok) throw Object.assign(new Error(data.error || response.statusText), { data });
   return data;
 }
 

@@ -40,6 +40,9 @@ const drafts = {};
 /** Which collapsible parts are open (by id). @type {Record<string, boolean>} */
 const opened = {};
 /** @type {number|undefined} */ let hintTimer;
+/** The problems of a table's typed totals as the server named them, by the form's id, until a
+ * save succeeds. @type {Record<string, any[]>} */
+const entryProblems = {};
 
 // -- talking to the server ------------------------------------------------------------------
 
@@ -62,17 +65,57 @@ function connect() {
 }
 
 /**
- * One change by the director; the answer is the tournament as it is now.
+ * One change by the director; the answer is the tournament as it is now. ``onProblems`` takes
+ * a refused entry's list of problems (typed totals) in place of the English line's toast.
  * @param {Record<string, any>} body
+ * @param {(problems: any[]) => void} [onProblems]
  * @returns {Promise<boolean>}
  */
-async function change(body) {
+async function change(body, onProblems) {
   try {
     show(await api(`/api/tournaments/${encodeURIComponent(token)}/changes`, body));
     return true;
   } catch (error) {
-    toast(/** @type {Error} */ (error).message);
+    const problems = /** @type {any} */ (error).data?.problems;
+    if (onProblems && Array.isArray(problems) && problems.length) onProblems(problems);
+    else toast(/** @type {Error} */ (error).message);
     return false;
+  }
+}
+
+/**
+ * One problem of typed totals in the page's language (``entry.<code>``), the English line
+ * the server sent where the catalogue has none.
+ * @param {any} problem
+ */
+function problemText(problem) {
+  const params = { ...(problem.params || {}) };
+  let key = `entry.${problem.code}`;
+  if (problem.code === "duty_owed" && !params.owed) key = "entry.duty_owed_none";
+  if (problem.code === "whole") key = `entry.whole_${problem.field}`;
+  return t(key, params);
+}
+
+/**
+ * Where a table's typed totals were refused: each problem beside its seat's line (the field
+ * marked), the table's own below the grid.
+ * @param {string} id the form's id
+ * @param {HTMLElement} grid
+ */
+function markProblems(id, grid) {
+  const problems = entryProblems[id] || [];
+  for (const problem of problems) {
+    const field = { points: "points", duty_solos: "solo", games_won: "won" }[/** @type {string} */ (problem.field)];
+    const inputs = problem.seat === null || problem.seat === undefined
+      ? grid.querySelectorAll(`input[data-q="${field}"]`)
+      : grid.querySelectorAll(`input[data-q="${field}"][data-seat="${problem.seat}"]`);
+    inputs.forEach((input) => { input.setAttribute("aria-invalid", "true"); input.classList.add("invalid"); });
+    const where = problem.seat === null || problem.seat === undefined ? "table" : String(problem.seat);
+    const line = /** @type {HTMLElement|null} */ (grid.querySelector(`#${id}-problems-${where}`));
+    if (line) {
+      line.hidden = false;
+      line.append(el("span", { class: "q-problem", "data-code": problem.code, "data-field": problem.field || "", text: problemText(problem) }));
+    }
   }
 }
 
@@ -404,8 +447,11 @@ function directorTools(round, table) {
         ? draftInput(`${id}-solo-${seat}`, { type: "checkbox", "data-q": "solo", "data-seat": seat, "aria-label": `${nameOf(p)}: ${t("tournament.duty_solo")}` }, result ? String(result.duty_solos > 0) : "false")
         : el("span", {}),
       draftInput(`${id}-won-${seat}`, { type: "number", min: 0, max: table.games, step: 1, "data-q": "won", "data-seat": seat, "aria-label": `${nameOf(p)}: ${t("tournament.games_won")}` }, result ? String(result.games_won) : ""),
+      el("div", { class: "q-problems", id: `${id}-problems-${seat}`, role: "alert", hidden: true }),
     );
   });
+  grid.append(el("div", { class: "q-problems", id: `${id}-problems-table`, role: "alert", hidden: true }));
+  markProblems(id, grid);
   const save = el("button", {
     type: "button", class: "primary q-save", id: `${id}-save`, text: t("tournament.save"),
     onclick: async () => {
@@ -424,7 +470,13 @@ function directorTools(round, table) {
         toast(t("tournament.points") + ": ?");
         return;
       }
-      if (await change({ op: "enter", round: r, table: n, results })) {
+      const refused = (/** @type {any[]} */ problems) => {
+        entryProblems[id] = problems;
+        render();
+        toast(t("entry.refused", { n: problems.length }));
+      };
+      delete entryProblems[id]; // the answer draws the page again: with new problems or none
+      if (await change({ op: "enter", round: r, table: n, results, explain: true }, refused)) {
         clearDrafts(id);
         toast(t("tournament.saved"));
       }
