@@ -155,6 +155,9 @@ def test_the_public_address_found_at_start(monkeypatch: pytest.MonkeyPatch) -> N
     assert "only this computer" in alone[1] and "LISTEN=0.0.0.0" in alone[1]
     monkeypatch.setattr(public, "lan_addresses", list)
     assert public.public_url("0.0.0.0", 8000, None) == "http://127.0.0.1:8000"
+    # On every interface of a machine in no network yet: not "start it on every interface".
+    offline = public.startup_lines("0.0.0.0", 8000, "http://127.0.0.1:8000")
+    assert "no address in a network" in offline[1] and "LISTEN" not in offline[1]
 
 
 def test_the_lan_addresses_are_reachable_ones() -> None:

@@ -113,7 +113,12 @@ def startup_lines(bind: str, port: int, public: str) -> list[str]:
     here = url_of("127.0.0.1" if bind in ALL_INTERFACES else bind, port)
     lines = [f"Stichwerk: open {here} in your browser"]
     host = urlsplit(public).hostname or ""
-    if is_loopback(host):
+    if is_loopback(host) and bind in ALL_INTERFACES:
+        lines.append(
+            "Stichwerk: this computer has no address in a network yet; phones reach the server "
+            "once it joins one (start it again then) or at STICHWERK_PUBLIC_URL"
+        )
+    elif is_loopback(host):
         lines.append(
             "Stichwerk: only this computer reaches the server; for phones and other computers "
             "start it on every interface (--host 0.0.0.0, make run LISTEN=0.0.0.0) "
