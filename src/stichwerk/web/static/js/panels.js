@@ -422,7 +422,8 @@ function cegoResult(r, ctx, dealType = null) {
   if (s.money) dl.append(...row(t("table.money"), tOr(`cego_res.stake.${s.money.stake}`, s.money.stake)));
   const perSeatPoints = cp.seats;
   /** @type {{label: string, cells: (seat: number) => (string|Node)}[]} */
-  const columns = [{ label: t("table.tricks"), cells: (seat) => String((r.tricks || [])[seat] ?? "") }];
+  // Only columns that mean something for the deal: a score sheet's entry counts no tricks.
+  const columns = Array.isArray(r.tricks) ? [{ label: t("table.tricks"), cells: (/** @type {number} */ seat) => String(r.tricks[seat] ?? "") }] : [];
   if (perSeatPoints) columns.push({ label: t("cego_res.points"), cells: (seat) => formatNumber(perSeatPoints[seat]) });
   return [head, sub, dl, settlementTable(ctx, settlement, columns, s.money ? s.money.cents : null)];
 }
@@ -501,10 +502,9 @@ function dokoResult(view, r, ctx) {
     ])
     : el("p", { class: "note", text: t("doko_res.no_items") });
   const parties = (/** @type {number} */ seat) => ((r.re || []).includes(seat) ? partyName("re") : (r.kontra || []).includes(seat) ? partyName("kontra") : "–");
-  const columns = [
-    { label: t("doko_res.party"), cells: parties },
-    { label: t("table.tricks"), cells: (/** @type {number} */ seat) => String((r.tricks || [])[seat] ?? "") },
-  ];
+  // Only columns that mean something for the deal: a score sheet's entry counts no tricks.
+  const columns = [{ label: t("doko_res.party"), cells: parties }];
+  if (Array.isArray(r.tricks)) columns.push({ label: t("table.tricks"), cells: (/** @type {number} */ seat) => String(r.tricks[seat] ?? "") });
   return [head, sub, dl, el("div", { class: "scroll-x" }, [itemsTable]), settlementTable(ctx, settlement, columns)];
 }
 

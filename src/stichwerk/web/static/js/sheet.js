@@ -254,6 +254,7 @@ async function rescore() {
 
 /** The sheet to show: the server's, or the phone's with its waiting entries. */
 function view() {
+  if (local && local.deleted && !local.sheet.deleted) local.sheet.deleted = local.deleted;
   return local ? local.sheet : list ? list.sheet : null;
 }
 
@@ -499,7 +500,14 @@ function header() {
     s.list.title ? el("span", { class: "note", text: tableTitle(s.list.game, s.list.profile) }) : null,
     el("span", { class: `sync-state${online ? "" : " off"}${waiting ? " waiting" : ""}`, id: "sync-state", role: "status", text: state }),
     list.role === "follower" ? el("span", { class: "badge", id: "read-only", text: t("sheet.read_only") }) : null,
+    // A printout says when it was printed (set again just before printing).
+    el("p", { class: "print-only note", id: "printed", text: printedLine() }),
   ]);
+}
+
+/** "Printed 05/12/2026, 14:03" in the page's language. */
+function printedLine() {
+  return t("sheet.printed", { date: new Date().toLocaleString(document.documentElement.lang || undefined, { dateStyle: "long", timeStyle: "short" }) });
 }
 
 function nextLine() {
@@ -540,6 +548,11 @@ function sheetTable() {
     if (row.duty_solo_by !== null) badges.push(el("span", { class: "tag duty", title: t("sheet.duty_solo"), text: "P" }));
     if (row.multiplier > 1) badges.push(el("span", { class: "tag bock", title: t("sheet.bock", { n: row.multiplier }), text: `×${row.multiplier}` }));
     if (waitingEntries.has(row.id)) badges.push(el("span", { class: "tag wait", title: t("sheet.waiting_one"), text: "⏳" }));
+    // A corrected row is marked: what changed is in the log (Every change).
+    if (row.version > 1) {
+      const said = t("sheet.corrected", { n: row.version - 1 });
+      badges.push(el("span", { class: "tag corrected", title: said, "aria-label": said, "data-corrected": row.version - 1, text: "✎" }));
+    }
     const tr = el("tr", {
       class: `deal${row.counts ? "" : " redeal"}${shown === row.id ? " shown" : ""}`, "data-entry": row.id, "data-index": row.index,
       tabindex: 0, onclick: () => { shown = shown === row.id ? null : row.id; render(); },
@@ -556,6 +569,15 @@ function sheetTable() {
     ]);
     body.append(tr);
     if (shown === row.id) body.append(el("tr", { class: "detail" }, [el("td", { colspan: seats.length + 2 }, [dealDetail(row)])]));
+  }
+  // Deleted rows stay in sight, struck through, below the list (their totals no longer count).
+  for (const gone of s.deleted || []) {
+    const said = t("sheet.deleted_row", { what: dealName(gone) });
+    body.append(el("tr", { class: "deal deleted", "data-deleted": gone.id, title: said, "aria-label": said }, [
+      el("td", { class: "num", text: gone.number === null ? "–" : String(gone.number) }),
+      el("td", { class: "game" }, [el("del", { text: labelOf(gone.label) }), el("span", { class: "tag gone", title: said, text: t("sheet.deleted_tag") })]),
+      ...seats.map((_, seat) => el("td", { class: "num", "data-seat": seat }, [el("del", { text: signed(gone.settlement[seat]) })])),
+    ]));
   }
   const foot = el("tfoot");
   if (s.is_over && (s.penalties || []).some((/** @type {number} */ p) => p)) {
@@ -628,6 +650,88 @@ function outboxPanel() {
       el("button", { type: "button", class: "discard", text: t("sheet.discard"), onclick: () => discard(o) }),
     ])),
   ]);
+}
+
+/** A row's label (``Row.label``: the contract, game type or ``redeal-...``) in words. @param {string} label */
+function labelOf(label) {
+  const s = view();
+  const game = s ? s.list.game : "";
+  if (label.startsWith("redeal-")) return tOr(`act.${label.slice(7)}`, label.slice(7));
+  return game === "cego" ? cegoDealName(label, null) : gameTypeShort(label);
+}
+
+/** "Spiel 3", or for a deal that counts no game (a redeal) "Ausgabe 4". @param {{number: number|null, index: number}} where */
+function dealName(where) {
+  return where.number === null || where.number === undefined ? t("sheet.deal_index", { n: where.index }) : t("sheet.game_n", { n: where.number });
+}
+
+/** A value of a summary's field in words. @param {string} field @param {any} value */
+function fieldValue(field, value) {
+  if (value === null || value === undefined) return "–";
+  if (Array.isArray(value) && value.every((v) => typeof v === "number") && ["re", "declarer", "schinder"].some((f) => field.endsWith(f))) {
+    return joinNames(value.map(nameOf));
+  }
+  if (typeof value === "number" && ["declarer", "announcer", "redeal_by", "verworfen_by"].includes(field)) return nameOf(value);
+  if (field === "game_type") return gameTypeShort(value);
+  if (field === "contract") return cegoDealName(value, null);
+  if (field === "redeal") return tOr(`act.${value}`, value);
+  if (field === "schwarz") return partyName(value);
+  if (typeof value === "boolean") return t(value ? "table.yes" : "table.no");
+  if (typeof value === "number") return formatNumber(value);
+  if (typeof value === "string") return value;
+  return JSON.stringify(value);
+}
+
+/**
+ * One field a correction changed, in words: "Re 150 → 160 Augen", "Re: Keine 90 angesagt".
+ * @param {any} change ``{field, from, to}`` or ``{field, added, removed}`` (``sheet.diff``)
+ */
+function fieldText(change) {
+  const [head, party] = change.field.split(".");
+  if (change.added || change.removed) {
+    const words = head === "announcements" ? announcementName : head === "extras" ? extraName : (/** @type {string} */ w) => w;
+    const bits = [];
+    const who = party ? `${partyName(party)}: ` : "";
+    if (change.added.length) bits.push(`${who}${t(`sheet.diff.${head === "extras" ? "extras_added" : head === "announcements" ? "said" : "added"}`, { what: change.added.map(words).join(", ") })}`);
+    if (change.removed.length) bits.push(`${who}${t(`sheet.diff.${head === "extras" ? "extras_removed" : head === "announcements" ? "unsaid" : "removed"}`, { what: change.removed.map(words).join(", ") })}`);
+    return bits.join(", ");
+  }
+  const from = fieldValue(change.field, change.from);
+  const to = fieldValue(change.field, change.to);
+  const known = lookup(`sheet.diff.${change.field}`);
+  if (typeof known === "string") return t(`sheet.diff.${change.field}`, { from, to });
+  const name = tOr(`sheet.field.${change.field}`, change.field);
+  return t("sheet.diff.other", { field: name, from, to });
+}
+
+/**
+ * What a change of the log did, in the page's language, from ``about`` (``sheet.diff.describe``):
+ * "Spiel 1 berichtigt: Re 150 → 160 Augen, Re: Keine 90 angesagt; 3 → 5 Punkte".
+ * @param {any} about
+ */
+function aboutText(about) {
+  if (!about || about.duplicate) return "";
+  const what = dealName(about);
+  const label = labelOf(about.label || "");
+  const line = (/** @type {number[]} */ values) => values.map((v, seat) => (v ? `${nameOf(seat)} ${signed(v)}` : "")).filter(Boolean).join(", ");
+  if (about.op === "add") {
+    const written = line(about.written || []);
+    return t("sheet.log.add", { what, label }) + (written ? ` (${written})` : "");
+  }
+  if (about.op === "delete") return t("sheet.log.delete", { what, label });
+  const bits = [];
+  if (about.was_label) bits.push(t("sheet.diff.game", { from: labelOf(about.was_label), to: label }));
+  for (const change of about.fields || []) {
+    if (["game_type", "contract", "redeal"].includes(change.field) && about.was_label) continue;
+    bits.push(fieldText(change));
+  }
+  let text = t("sheet.log.correct", { what }) + (bits.length ? `: ${bits.join(", ")}` : `: ${t("sheet.log.same")}`);
+  if (about.value && typeof about.value.from === "number" && typeof about.value.to === "number") {
+    text += `; ${t("sheet.diff.value", { from: formatNumber(about.value.from), to: formatNumber(about.value.to) })}`;
+  } else if ((about.settlement || []).length) {
+    text += `; ${about.settlement.map((/** @type {any} */ c) => `${nameOf(c.seat)} ${signed(c.from)} → ${signed(c.to)}`).join(", ")}`;
+  }
+  return text;
 }
 
 /** @param {string} game @param {any} change */
@@ -736,14 +840,16 @@ function historyPanel() {
   const details = el("details", { class: "panel history no-print", id: "history" }, [el("summary", { text: t("sheet.history") }), box]);
   details.addEventListener("toggle", async () => {
     if (!(/** @type {HTMLDetailsElement} */ (details)).open) return;
-    const got = await request(`/api/sheets/${token}/changes`);
+    const got = await request(`/api/sheets/${token}/changes?about=1`);
     if (!got.ok) {
-      box.replaceChildren(el("p", { class: "note", text: t("sheet.offline") }));
+      box.replaceChildren(el("p", { class: "note", text: got.network ? t("sheet.offline") : got.data.error || t("sheet.offline") }));
       return;
     }
     const game = view().list.game;
-    box.replaceChildren(el("ol", {}, got.data.changes.map((/** @type {any} */ c) => el("li", {
-      text: `${new Date(c.at).toLocaleString()} – ${changeLabel(game, c.change)}${c.change.op !== "add" ? ` (${c.change.entry.slice(0, 8)})` : ""}${c.link === "import" ? ` · ${t("sheet.imported")}` : ""}`,
+    // Each change names its game by number and says what it did (``about``, worded here).
+    box.replaceChildren(el("ol", { id: "history-items" }, got.data.changes.map((/** @type {any} */ c) => el("li", {
+      class: `log-${c.change.op}`, "data-seq": c.seq, "data-op": c.change.op, "data-number": c.about && c.about.number !== null ? c.about.number : "",
+      text: `${new Date(c.at).toLocaleString()} – ${aboutText(c.about) || changeLabel(game, c.change)}${c.link === "import" ? ` · ${t("sheet.imported")}` : ""}`,
     }))));
   });
   return details;
@@ -807,7 +913,11 @@ async function start() {
   window.addEventListener("online", () => { setOnline(true); sync(); });
   window.addEventListener("offline", () => setOnline(false));
   // The print shows the rules in force: open their panel for it.
-  window.addEventListener("beforeprint", () => document.getElementById("rules")?.setAttribute("open", ""));
+  window.addEventListener("beforeprint", () => {
+    document.getElementById("rules")?.setAttribute("open", "");
+    const printed = document.getElementById("printed");
+    if (printed) printed.textContent = printedLine();
+  });
   sync();
 }
 
