@@ -2,19 +2,25 @@
 the form's order; and no rule refuses what a real score sheet adds up to (random Wielandstraße
 lists at 4- and 5-tables, with solos and a Fuchs caught, always pass)."""
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from stichwerk.cli.main import app
 from stichwerk.core.series import SeriesRules
 from stichwerk.sheet import read_settings
 from stichwerk.sheet.log import replay
 from stichwerk.tournament import WIELANDSTRASSE, table_results
 from stichwerk.tournament.entry import EntryProblems, Problem, check_totals, summary
+from tests.tournament.test_cli_db import refused, run
 
 NAMES = ["Anna", "Bernd", "Clara", "Dora", "Emil"]
+CLI_NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Emil", "Frieda", "Gustav", "Hanna"]
 PLUS = SeriesRules(seats=4, games=8, zero_sum=False, duty_solos=1)
 
 
@@ -140,3 +146,17 @@ def test_a_game_that_nets_to_nothing_writes_no_winner() -> None:
     assert sum(r.games_won for r in results) == 7  # of 8 games
     typed = [{"points": r.points, "games_won": r.games_won} for r in results]
     check_totals(PLUS, NAMES[:4], [0] * 4, typed)
+
+
+def test_the_command_line_names_every_problem_in_one_line(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path}/cli.db"
+    run(db, "new", "--name", "Herbst", "--series", "Club", "--date", "04.10.2025", "--seed", "e")
+    tid = json.loads(run(db, "list", "--json"))[0]["id"]
+    run(db, "add", tid, "--file", "-", stdin="\n".join(CLI_NAMES))
+    run(db, "draw", tid)
+    enter = ("enter", tid, "1", "1", "--points", "-5,12,20,6", "--won", "2,9,3,0")
+    refused(db, *enter, message="no negative totals")
+    line = CliRunner().invoke(app, ["tournament", *enter, "--db", db]).stderr.strip()
+    assert line.count("; ") == 2, line
+    assert "games won must be a whole number from 0 to 8" in line
+    assert "has 6 points but won no game" in line
