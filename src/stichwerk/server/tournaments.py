@@ -1120,6 +1120,8 @@ def tournament_pages(templates: "Jinja2Templates") -> APIRouter:
             names=names,
             by_name=_by_name(chosen, names) if chosen else [],
             public_url=base + state["links"]["public"],
+            # A printout says when it was printed: the seating of which draw, the standings of when.
+            printed=dt.datetime.now().astimezone(),
         )
 
     return router
