@@ -6,7 +6,8 @@ Starts the server on a scratch database and runs a 13-player Wielandstraße tour
 the HTTP API (the same seed and the same entries every time: round 1's tables on their score
 sheets, the rest typed in), then opens the pages in chromium and saves PNGs: the seating plan
 (by table and by name) and a table's score sheet as printed, the director's page during a
-round, the projector, the result list as printed and the club's ranking list.
+round, typed totals refused with three mistakes named at their fields, the projector, the result
+list as printed and the club's ranking list.
 """
 
 import sys
@@ -78,13 +79,17 @@ class Director:
             if table["entered"]:
                 continue
             owed = table["duty_owed"] or [0] * table["size"]
+            points = [
+                (7 * seat + 3 * table["number"] + 5 * rnd) % 23 for seat in range(table["size"])
+            ]
+            # A plus-only list: a point for each game won, and points only with a game won.
             results = [
                 {
-                    "points": (7 * seat + 3 * table["number"] + 5 * rnd) % 23,
+                    "points": p,
                     "duty_solos": 1 if owed[seat] and (seat + rnd) % 3 == 0 else 0,
-                    "games_won": (seat + rnd) % 5,
+                    "games_won": min((seat + rnd) % 5 + 1, p),
                 }
-                for seat in range(table["size"])
+                for seat, p in enumerate(points)
             ]
             self.change({"op": "enter", "round": rnd, "table": table["number"], "results": results})
 
@@ -163,6 +168,13 @@ def shoot(browser: Browser, base: str, out: Path) -> None:
     page.click("#quick-1-2 summary")
     page.click("#sheet-1-3 summary")
     page.locator("#round-1").screenshot(path=str(out / "director-round.png"))
+    # Table 2's totals typed with three mistakes: each named below its player's line.
+    for seat, (points, won) in enumerate([(-5, 2), (12, 9), (20, 3), (6, 0)]):
+        page.fill(f"#q-1-2-points-{seat}", str(points))
+        page.fill(f"#q-1-2-won-{seat}", str(won))
+    page.click("#q-1-2-save")
+    page.wait_for_selector("#q-1-2-problems-3 .q-problem")
+    page.locator("#quick-1-2").screenshot(path=str(out / "typed-totals.png"))
     projector = page_for(browser, "de", 1280, 720)
     projector.goto(f"{base}{d.state['links']['projector']}")
     projector.wait_for_selector("#projector-standings")
