@@ -556,6 +556,47 @@ def _results_json(results: Sequence[Result] | None) -> list[dict[str, Any]] | No
     ]
 
 
+RESULT_FIELDS = ("points", "games_won", "duty_solos")
+
+
+def log_about(details: Mapping[str, Any], data: "TournamentData | None") -> dict[str, Any] | None:
+    """Whom a logged change of a table's results concerns and what changed: ``{"round",
+    "table", "players": [{"number", "name"}] (in seat order), "changes": [{"seat", "number",
+    "name", "field", "from", "to"}]}`` (a field of ``RESULT_FIELDS`` that differs from the
+    results before; none for a first entry). ``None`` for a change of no table. A table's
+    seating never changes once it has results (a draw is taken back only before any)."""
+    round_number, table_number = details.get("round"), details.get("table")
+    if "results" not in details or not isinstance(round_number, int) or data is None:
+        return None
+    if not isinstance(table_number, int):
+        return None
+    try:
+        seating = data.table(round_number, table_number).seating
+    except StichwerkError:
+        return None
+    names = data.names
+    players = [{"number": p, "name": names.get(p, f"#{p}")} for p in seating]
+    after, before = details.get("results"), details.get("before")
+    changes: list[dict[str, Any]] = []
+    if isinstance(after, list) and isinstance(before, list) and len(after) == len(before):
+        for seat, (new, old) in enumerate(zip(after, before, strict=True)):
+            if seat >= len(players) or not isinstance(new, dict) or not isinstance(old, dict):
+                continue
+            for name in RESULT_FIELDS:
+                if new.get(name) != old.get(name):
+                    who = players[seat]
+                    changes.append(
+                        {
+                            "seat": seat,
+                            **who,
+                            "field": name,
+                            "from": old.get(name),
+                            "to": new.get(name),
+                        }
+                    )
+    return {"round": round_number, "table": table_number, "players": players, "changes": changes}
+
+
 def _results_of(row: TournamentTable) -> tuple[Result, ...] | None:
     if row.results is None:
         return None
@@ -867,13 +908,15 @@ class TournamentStore:
             ]
 
     def log(self, tid: str, since: int = 0) -> list[dict[str, Any]]:
-        """The change log after position ``since``."""
+        """The change log after position ``since``; a change of a table's results says whom it
+        concerns and what changed (``about``: ``log_about``), for the page to word."""
         with Session(self.db.read) as session:
             rows = session.scalars(
                 select(TournamentChange)
                 .where(TournamentChange.tournament_id == tid, TournamentChange.seq > since)
                 .order_by(TournamentChange.seq)
             ).all()
+            data = _load(session, tid) if rows else None
             return [
                 {
                     "seq": c.seq,
@@ -881,6 +924,7 @@ class TournamentStore:
                     "data": dict(c.data),
                     "source": c.source,
                     "at": c.created_at.isoformat(),
+                    "about": log_about(c.data, data),
                 }
                 for c in rows
             ]

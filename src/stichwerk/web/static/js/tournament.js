@@ -4,7 +4,7 @@
 // director's link; the same page read-only with the public link. The server sends the whole
 // tournament over a websocket after every change; this page only draws it and sends changes.
 
-import { api, el, formatNumber, joinNames, loadAddress, loadTexts, publicOrigin, t, toast, warnIfLoopback } from "./common.js";
+import { api, el, formatNumber, joinNames, loadAddress, loadTexts, lookup, publicOrigin, t, tOr, toast, warnIfLoopback } from "./common.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("tournament-app"));
 const token = root.dataset.token || "";
@@ -201,6 +201,40 @@ function draftInput(id, attrs, initial = "") {
 /** @param {string} prefix */
 function clearDrafts(prefix) {
   for (const key of Object.keys(drafts)) if (key.startsWith(prefix)) delete drafts[key];
+}
+
+/**
+ * A change of the tournament's log in words: the round, table and players it concerns and what
+ * changed ("Runde 1, Tisch 2 berichtigt: Anna 12 → 15 Punkte"), from the change's data and its
+ * ``about`` (the server's ``log_about``); an op the page does not know shows as it was logged.
+ * @param {any} c
+ */
+function logText(c) {
+  const d = c.data || {};
+  const about = c.about;
+  const where = (/** @type {any} */ x) => `${t("tournament.round", { n: x.round })}, ${t("tournament.table", { n: x.table })}`;
+  const known = lookup(`tournament.log_op.${c.op}`);
+  if (about) {
+    const line = (/** @type {any[]|null} */ results) => (results || []).map((r, seat) => `${about.players[seat] ? about.players[seat].name : `#${seat + 1}`} ${formatNumber(r.points)}`).join(", ");
+    const changed = about.changes.length && typeof lookup(`tournament.log_op.${c.op}_changed`) === "string" ? `${c.op}_changed` : c.op;
+    let text = t(`tournament.log_op.${typeof known === "string" ? changed : "table"}`, { where: where(about) });
+    if (about.changes.length) {
+      text += `: ${about.changes.map((/** @type {any} */ x) => t(`tournament.log_field.${x.field}`, { name: x.name, from: formatNumber(x.from), to: formatNumber(x.to) })).join(", ")}`;
+    } else if (d.results) {
+      text += ` (${line(d.results)})`;
+    }
+    return text;
+  }
+  const vars = {
+    name: d.name ?? "", from: d.from ?? "", to: d.to ?? "", n: d.round ?? d.participants ?? "", after: d.after_round ?? "",
+    players: Array.isArray(d.players) ? d.players.map((/** @type {any} */ p) => (typeof p === "string" ? p : p.name ?? "")).join(", ") : "",
+    count: Array.isArray(d.players) ? d.players.length : 0,
+    fields: Object.entries(d).map(([k, v]) => `${tOr(`tournament.${k}`, k)}: ${v}`).join(", "),
+    where: typeof d.round === "number" && typeof d.table === "number" ? where(d) : "",
+  };
+  if (c.op === "draw" && d.final) return t("tournament.log_op.draw_final");
+  if (typeof known === "string") return t(`tournament.log_op.${c.op}`, vars);
+  return `${c.op} · ${JSON.stringify(d)}`;
 }
 
 /** @param {boolean} director */
@@ -591,8 +625,8 @@ function extrasPanel() {
     if (!(/** @type {HTMLDetailsElement} */ (logDetails).open)) return;
     try {
       const log = await api(`/api/tournaments/${encodeURIComponent(token)}/log`);
-      logBox.replaceChildren(el("ol", {}, log.changes.map((/** @type {any} */ c) =>
-        el("li", { value: c.seq, text: `${c.at.slice(0, 19).replace("T", " ")} · ${c.source} · ${c.op} · ${JSON.stringify(c.data)}` }))));
+      logBox.replaceChildren(el("ol", { id: "log-items" }, log.changes.map((/** @type {any} */ c) =>
+        el("li", { value: c.seq, "data-op": c.op, text: `${c.at.slice(0, 19).replace("T", " ")} · ${tOr(`tournament.log_source.${c.source}`, c.source)} · ${logText(c)}` }))));
     } catch (error) {
       toast(/** @type {Error} */ (error).message);
     }
