@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from stichwerk.sheet.diff import describe_log
 from tests.server.test_sheet_api import CEGO, create, refused, tokens
 
 FIRST = {"game_type": "normal", "re": [0, 2], "re_augen": 150, "announcements": {"re": ["re"]}}
@@ -102,3 +103,26 @@ def test_a_cego_correction_names_the_declarer_points(client: TestClient) -> None
 def test_a_bad_about_is_one_line(client: TestClient) -> None:
     _, follower = tokens(create(client))
     refused(client.get(f"/api/sheets/{follower}/changes?about=maybe"), 422, "about")
+
+
+def test_the_log_read_again_describes_only_what_came_since_and_the_same(
+    client: TestClient,
+) -> None:
+    """The server keeps the log described up to where it was read: read again after more
+    changes, it gives what a whole replay gives (``describe_log``)."""
+    scorer, follower = tokens(create(client))
+    post(client, scorer, {"op": "add", "entry": "g1", "summary": FIRST})
+    post(client, scorer, {"op": "add", "entry": "g2", "summary": FIRST})
+    first = log(client, follower)
+    assert len(first) == 2 and log(client, scorer) == first  # read twice: the same
+    post(client, scorer, {"op": "correct", "entry": "g1", "summary": FIXED})
+    post(client, scorer, {"op": "delete", "entry": "g2"})
+    post(client, scorer, {"op": "add", "entry": "g3", "summary": FIXED, "before": "g1"})
+    again = log(client, follower)
+    assert again[:2] == first
+    settings = client.get(f"/api/sheets/{follower}/changes").json()["settings"]
+    whole = describe_log(settings, [c["change"] for c in again])
+    assert [c["about"] for c in again] == whole
+    assert [a["op"] for a in whole] == ["add", "add", "correct", "delete", "add"]
+    assert whole[2]["number"] == 1 and whole[3]["number"] == 2 and whole[4]["number"] == 1
+    assert [c["seq"] for c in log(client, follower, since=4)] == [5]

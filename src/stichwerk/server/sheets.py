@@ -67,8 +67,9 @@ from stichwerk.sheet import (
     write_csv,
     write_lines,
 )
-from stichwerk.sheet.diff import describe_log
+from stichwerk.sheet.diff import describe_changes
 from stichwerk.sheet.log import replay
+from stichwerk.sheet.settings import stored_header
 from stichwerk.storage.db import Database
 from stichwerk.storage.sheets import ChangeWriter, ListInfo, NewChange, SheetRepo
 from stichwerk.web import LANGUAGES, STATIC, pick_language, texts
@@ -265,6 +266,10 @@ class LiveList:
     stamps: dict[str, int] = field(default_factory=dict)
     """For each deal changed since: the position in the log where its row last changed in more
     than its index and totals (a page at that position or later has the rest of the row)."""
+    described: "tuple[int, Sheet, list[str]] | None" = None
+    """The log described up to a position (``sheet.diff``): that position, the list as it
+    stood there (the very sheet this list was then, so its rows are shared) and each change's
+    ``about`` as JSON text; a later reading describes only the changes since."""
     _head: str | None = None
     _parts: dict[tuple[int, int], str] = field(default_factory=dict)
     _frames: dict[tuple[int, int], str] = field(default_factory=dict)
@@ -330,6 +335,33 @@ class LiveList:
                 watcher.follow(self, start, base)
             else:
                 watcher.send(self.frame())  # another kind (a tournament's): the whole sheet
+
+
+def _described(repo: SheetRepo, live: LiveList, seq: int, sheet: Sheet, since: int) -> str:
+    """The log after ``since`` up to ``seq`` (where ``live`` stood: ``sheet``), each change with
+    its ``about`` (``sheet.diff.describe``), as JSON text. Only the changes not described
+    before are replayed, from the list as it stood after the last described one."""
+    done = live.described
+    if done is not None and done[0] >= seq:
+        at, work, texts = seq, done[1], done[2]  # described already (up to here or further)
+    elif done is not None:
+        at, work, texts = done[0], done[1].fork(), list(done[2])
+    else:
+        settings = read_settings(stored_header(live.info.settings))
+        at, work, texts = 0, Sheet(settings, limit=STORED_DEALS), []
+    rows = repo.changes(live.info.id, min(at, since))
+    fresh = [r.change for r in rows if at < r.seq <= seq]
+    texts += [json.dumps(a, ensure_ascii=False) for a in describe_changes(work, fresh)]
+    if fresh:
+        live.described = (seq, sheet, texts)
+    parts = []
+    for r in rows:
+        # Positions run 1, 2 ... without gaps (the log's ``seq``); the texts follow them.
+        if since < r.seq <= seq and r.seq <= len(texts):
+            row = json.dumps(r.to_json(), ensure_ascii=False)
+            parts.append(f'{row[:-1]}, "about": {texts[r.seq - 1]}}}')
+    head = json.dumps({"settings": live.info.settings, "seq": seq}, ensure_ascii=False)
+    return f'{head[:-1]}, "changes": [{", ".join(parts)}]}}'
 
 
 def _load(repo: SheetRepo, list_id: str) -> LiveList | None:
@@ -673,22 +705,16 @@ def sheet_api() -> APIRouter:
         def read() -> str:
             # Read and written off the event loop: a whole season's log is thousands of
             # changes, which FastAPI's encoder would take a tenth of a second over on it.
-            rows = hub.repo.changes(live.info.id, 0 if about else since)
+            rows = hub.repo.changes(live.info.id, since)
             changes = [r.to_json() for r in rows]
-            if about:
-                # Replayed from the start (what a change did depends on the list before it),
-                # on a scoring thread: this is a rebuild of the list.
-                described = describe_log(
-                    live.info.settings, (c["change"] for c in changes), limit=STORED_DEALS
-                )
-                for change, what in zip(changes, described, strict=True):
-                    change["about"] = what
-                changes = [c for c in changes if c["seq"] > since]
             body = {"settings": live.info.settings, "seq": live.seq, "changes": changes}
             return json.dumps(body, ensure_ascii=False)
 
         if about:
-            return Response(await hub.scoring.run(read), media_type=JSON)
+            # What a change did depends on the list before it: the log is replayed (on a
+            # scoring thread) from where it was described last, the list as of now.
+            text = await hub.scoring.run(_described, hub.repo, live, live.seq, live.sheet, since)
+            return Response(text, media_type=JSON)
         return Response(await asyncio.to_thread(read), media_type=JSON)
 
     @router.post("/{token}/preview")

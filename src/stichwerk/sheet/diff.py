@@ -119,6 +119,12 @@ def describe_log(
     """Every change of a log described, in order (see ``describe``): the log replayed as
     ``log.replay`` does, each row looked at before and after its change."""
     sheet = Sheet(read_settings(stored_header(settings)), limit=limit)
+    return describe_changes(sheet, changes)
+
+
+def describe_changes(sheet: Sheet, changes: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """``changes`` applied to ``sheet`` (which they change) and described one by one: a server
+    that has described its log up to a point goes on from the list as it stood there."""
     described: list[dict[str, Any]] = []
     for change in changes:
         op, entry = change.get("op"), change.get("entry")
