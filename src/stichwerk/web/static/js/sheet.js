@@ -570,10 +570,11 @@ function sheetTable() {
     body.append(tr);
     if (shown === row.id) body.append(el("tr", { class: "detail" }, [el("td", { colspan: seats.length + 2 }, [dealDetail(row)])]));
   }
-  // Deleted rows stay in sight, struck through, below the list (their totals no longer count).
+  // Deleted rows stay in sight, struck through, below the list (their totals no longer count;
+  // they are no deal of the list: no "deal" class, no place, not in an export).
   for (const gone of s.deleted || []) {
     const said = t("sheet.deleted_row", { what: dealName(gone) });
-    body.append(el("tr", { class: "deal deleted", "data-deleted": gone.id, title: said, "aria-label": said }, [
+    body.append(el("tr", { class: "deleted", "data-deleted": gone.id, title: said, "aria-label": said }, [
       el("td", { class: "num", text: gone.number === null ? "–" : String(gone.number) }),
       el("td", { class: "game" }, [el("del", { text: labelOf(gone.label) }), el("span", { class: "tag gone", title: said, text: t("sheet.deleted_tag") })]),
       ...seats.map((_, seat) => el("td", { class: "num", "data-seat": seat }, [el("del", { text: signed(gone.settlement[seat]) })])),
