@@ -362,7 +362,7 @@ def test_a_word_out_of_turn_is_refused_with_the_reason() -> None:
 def test_evaluate_needs_the_kernel_and_says_so() -> None:
     bot = make_bot("search", "cego", 0, compiled=False)
     state = get_game("cego").new_deal(seed=1)
-    with pytest.raises(StichwerkError, match="research"):
+    with pytest.raises(StichwerkError, match="compiled kernel: pip install stichwerk \\(numba\\)"):
         bot.evaluate(state.view(state.to_act), 0.1)  # type: ignore[attr-defined]
 
 

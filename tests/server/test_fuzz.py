@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from stichwerk.server.app import api_router, create_app, page_router
 from stichwerk.server.botsockets import router as bots_router
 from stichwerk.server.jsonsafe import loads
+from stichwerk.server.public import address_api
 from stichwerk.server.ratings import router as ratings_router
 from stichwerk.server.sheets import sheet_api, sheet_pages
 from stichwerk.server.tournaments import tournament_api, tournament_pages
@@ -83,6 +84,7 @@ def published_schema() -> dict[str, Any]:
     app.include_router(api_router())
     app.include_router(ratings_router())
     app.include_router(bots_router())
+    app.include_router(address_api())
     app.include_router(sheet_api())
     app.include_router(page_router())
     templates = Jinja2Templates(directory=str(TEMPLATES))

@@ -336,8 +336,12 @@ def test_oversized_bodies_leave_memory_and_move_latency_alone(tmp_path: Path) ->
     )
     # 413 refused by size, 429 by the rate limit before any body is read, 0 cut off.
     assert set(statuses) <= {413, 429, 0} and statuses.count(413) > 0, statuses
-    answered = server.log.read_text().count('"POST /api/login HTTP/1.1" 413')
-    assert answered == len(statuses), server.log.read_text()[-3000:]
+    # Every body was refused by the server with a 413 or a 429 (its access log); the attacker
+    # may see the refusal as a cut-off (0): the server closes with the body unread, and the
+    # kernel's reset can overtake the answer.
+    log = server.log.read_text()
+    answered = sum(log.count(f'"POST /api/login HTTP/1.1" {s}') for s in (413, 429))
+    assert answered == len(statuses), (answered, len(statuses), log[-3000:])
     assert grown < 50, f"the server grew by {grown:.0f} MiB"
     assert during, "no move was timed during the attack"
     # The server's own work is a refusal per body (reading a 300 MB body, before the fix,
