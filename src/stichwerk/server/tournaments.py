@@ -23,7 +23,7 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -588,22 +588,30 @@ def _query(request: Request, name: str, lo: int, hi: int, default: int | None) -
     return int(raw)
 
 
+@contextlib.contextmanager
+def _store_errors(missing: int = 404) -> Iterator[None]:
+    """The store's errors as the app's one-line JSON errors: 403 the series' owner only, 404
+    unknown (``missing``: 400 where the route names no tournament of its own), 409 not now,
+    400 bad input; typed totals' problems go on to the caller (the line, or the list too)."""
+    try:
+        yield
+    except UnknownTournament as exc:
+        raise HTTPException(missing, str(exc)) from None
+    except SeriesLocked as exc:
+        raise HTTPException(403, str(exc)) from None
+    except TournamentError as exc:
+        raise HTTPException(409, str(exc)) from None
+    except EntryProblems:
+        raise
+    except StichwerkError as exc:
+        raise HTTPException(400, str(exc)) from None
+
+
 async def _run(hub: TournamentHub, tid: str, call: Any, *args: Any) -> TournamentData:
-    """A store change in a worker thread, under the tournament's lock; the store's errors as
-    the app's one-line JSON errors (400 bad input, 404 unknown, 409 not now)."""
+    """A store change in a worker thread, under the tournament's lock (:func:`_store_errors`)."""
     async with hub.live(tid).lock:
-        try:
+        with _store_errors():
             data: TournamentData = await asyncio.to_thread(call, *args)
-        except UnknownTournament as exc:
-            raise HTTPException(404, str(exc)) from None
-        except SeriesLocked as exc:
-            raise HTTPException(403, str(exc)) from None
-        except TournamentError as exc:
-            raise HTTPException(409, str(exc)) from None
-        except EntryProblems:
-            raise  # the caller answers 400: the line, or with the list too (errors.py)
-        except StichwerkError as exc:
-            raise HTTPException(400, str(exc)) from None
     await hub.changed(tid)
     return data
 
@@ -650,7 +658,7 @@ def tournament_api() -> APIRouter:
         if set(body) - allowed:
             raise HTTPException(400, f"unknown key {sorted(set(body) - allowed)[0]!r}")
         hub = _hub(request)
-        try:
+        with _store_errors(missing=400):
             data, fresh = await asyncio.to_thread(
                 lambda: hub.store.create_guarded(
                     name=body.get("name"),
@@ -662,10 +670,6 @@ def tournament_api() -> APIRouter:
                     secret=body.get("secret"),
                 )
             )
-        except SeriesLocked as exc:
-            raise HTTPException(403, str(exc)) from None
-        except StichwerkError as exc:
-            raise HTTPException(400, str(exc)) from None
         state = await hub.state(data, True)
         if fresh is not None:
             state["series_secret"] = fresh
@@ -685,7 +689,7 @@ def tournament_api() -> APIRouter:
                 )
             hub = _hub(request)
             backup = body.pop("backup", None)
-            try:
+            with _store_errors(missing=400):
                 data, fresh = await asyncio.to_thread(
                     lambda: hub.store.import_backup_guarded(
                         backup,
@@ -693,12 +697,6 @@ def tournament_api() -> APIRouter:
                         secret=body.get("secret"),
                     )
                 )
-            except SeriesLocked as exc:
-                raise HTTPException(403, str(exc)) from None
-            except TournamentError as exc:
-                raise HTTPException(409, str(exc)) from None
-            except StichwerkError as exc:
-                raise HTTPException(400, str(exc)) from None
         hub.forget_all(data.id)
         await hub.changed(data.id)
         state = await hub.state(data, True)
@@ -799,16 +797,10 @@ def tournament_api() -> APIRouter:
                 data = await _run(hub, tid, store.set_mode, tid, rnd, number, mode)
             else:
                 async with hub.live(tid).lock:
-                    try:
+                    with _store_errors():
                         data = await hub.make_online(
                             request, tid, rnd, number, body.get("bots", [])
                         )
-                    except UnknownTournament as exc:
-                        raise HTTPException(404, str(exc)) from None
-                    except TournamentError as exc:
-                        raise HTTPException(409, str(exc)) from None
-                    except StichwerkError as exc:
-                        raise HTTPException(400, str(exc)) from None
                 await hub.changed(tid)
         elif op == "finish":
             _keys(body, set())
@@ -832,7 +824,7 @@ def tournament_api() -> APIRouter:
             if not {"text"} <= set(body) <= {"text", "secret"} or not isinstance(body["text"], str):
                 raise HTTPException(400, 'send the CSV file as {"text": ..., "secret": ...}')
             store = _hub(request).store
-            try:
+            with _store_errors(missing=400):
                 done: dict[str, Any] = await asyncio.to_thread(
                     lambda: store.import_history(
                         data.series,
@@ -842,12 +834,6 @@ def tournament_api() -> APIRouter:
                         tid=data.id,
                     )
                 )
-            except SeriesLocked as exc:
-                raise HTTPException(403, str(exc)) from None
-            except TournamentError as exc:
-                raise HTTPException(409, str(exc)) from None
-            except StichwerkError as exc:
-                raise HTTPException(400, str(exc)) from None
         return done
 
     @router.get("/api/tournaments/{token}/backup.json")
@@ -906,16 +892,10 @@ def tournament_api() -> APIRouter:
         if set(body) - {"series", "secret"} or "series" not in body:
             raise HTTPException(400, 'send {"series": ..., "secret": ...}')
         store = _hub(request).store
-        try:
+        with _store_errors():
             fresh = await asyncio.to_thread(
                 lambda: store.set_series_secret(body["series"], body.get("secret"))
             )
-        except SeriesLocked as exc:
-            raise HTTPException(403, str(exc)) from None
-        except UnknownTournament as exc:
-            raise HTTPException(404, str(exc)) from None
-        except StichwerkError as exc:
-            raise HTTPException(400, str(exc)) from None
         return {"series": body["series"], "series_secret": fresh}
 
     @router.get("/api/rankings")
