@@ -146,27 +146,22 @@ def host_of(url: str) -> str:
     return host.lower()
 
 
-def _hosts_from_env() -> tuple[str, ...]:
-    """``STICHWERK_ALLOWED_HOSTS`` (comma-separated) and the host of ``STICHWERK_PUBLIC_URL``."""
+def _hosts_from_env(public_url: str | None) -> tuple[str, ...]:
+    """``STICHWERK_ALLOWED_HOSTS`` (comma-separated) and the host of the public address (the
+    one reading of ``STICHWERK_PUBLIC_URL``, :func:`_public_url_from_env`)."""
     hosts = [
         h.strip().lower().rstrip(".").strip("[]")
         for h in os.environ.get("STICHWERK_ALLOWED_HOSTS", "").split(",")
         if h.strip()
     ]
-    public = os.environ.get("STICHWERK_PUBLIC_URL", "").strip()
-    if public:
-        try:
-            hosts.append(host_of(public))
-        except (SettingError, ValueError):
-            raise SettingError(
-                f"STICHWERK_PUBLIC_URL must be an http(s) address with a host, not {public!r}"
-            ) from None
+    if public_url:
+        hosts.append(host_of(public_url))
     return tuple(dict.fromkeys(hosts))
 
 
 def _public_url_from_env() -> str | None:
     """``STICHWERK_PUBLIC_URL`` as an origin (a path is left out: links are paths from the
-    root); checked by :func:`_hosts_from_env` already."""
+    root), or a one-line error."""
     from stichwerk.server.public import origin_of
 
     public = os.environ.get("STICHWERK_PUBLIC_URL", "").strip()
@@ -267,6 +262,7 @@ class Settings:
         origins = tuple(
             o.strip() for o in os.environ.get("STICHWERK_ALLOWED_ORIGINS", "").split(",") if o
         )
+        public_url = _public_url_from_env()
         return cls(
             database_url=os.environ.get("STICHWERK_DATABASE_URL") or None,
             allowed_origins=origins,
@@ -295,9 +291,9 @@ class Settings:
             header_timeout=_env_float("STICHWERK_HEADER_TIMEOUT", 10.0),
             max_connections_per_address=_env_int("STICHWERK_MAX_CONNECTIONS_PER_ADDRESS", 64),
             max_sockets_per_address=_env_int("STICHWERK_MAX_SOCKETS_PER_ADDRESS", 32),
-            allowed_hosts=_hosts_from_env(),
+            allowed_hosts=_hosts_from_env(public_url),
             bot_tables_per_account=_env_int("STICHWERK_BOT_TABLES_PER_ACCOUNT", 2),
             bot_table_deals=_env_int("STICHWERK_BOT_TABLE_DEALS", 48),
             idle_release=_env_float("STICHWERK_IDLE_RELEASE", 300.0),
-            public_url=_public_url_from_env(),
+            public_url=public_url,
         )
