@@ -678,7 +678,7 @@ def sheet_api() -> APIRouter:
     async def import_list(request: Request) -> Response:
         """A new list from a JSON-lines file (``{"text": ...}``, as the export writes it)."""
         _limit(request)
-        body = await read_json_object(request, IMPORT_LIMIT)
+        body = await read_json_object(request, IMPORT_LIMIT, off_loop=True)
         text = body.get("text")
         if set(body) != {"text"} or not isinstance(text, str):
             raise HTTPException(400, "'text': send the list's JSON lines as {\"text\": ...}")

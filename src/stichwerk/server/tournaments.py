@@ -136,24 +136,7 @@ def _parse_large(body: bytes) -> Any:
 async def read_large_object(request: Request, limit: int) -> dict[str, Any]:
     """A large body (a backup, a history) as a JSON object: streamed up to ``limit`` bytes,
     its shape checked and parsed off the event loop (one-line 413 or 400)."""
-    declared = request.headers.get("content-length")
-    too_large = HTTPException(413, f"the request is too large (at most {limit // 1024} KiB)")
-    if declared is not None and (not declared.isdecimal() or int(declared) > limit):
-        raise too_large
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise too_large
-    try:
-        data = await asyncio.to_thread(_parse_large, bytes(body))
-    except BadJSON as exc:
-        raise HTTPException(400, f"the request is not valid JSON: {exc}") from None
-    finally:
-        del body
-    if not isinstance(data, dict):
-        raise HTTPException(400, "the request must be a JSON object")
-    return data
+    return await read_json_object(request, limit, parse=_parse_large, off_loop=True)
 
 
 def _tournament_user(tid: str) -> str:
