@@ -8,38 +8,25 @@ formula injection), while numbers stay numbers.
 
 from __future__ import annotations
 
-import unicodedata
-
 from stichwerk.core.errors import StichwerkError
 
 
 def one_line(raw: str) -> str:
-    """``raw`` in NFC with every run of white space (newlines included) folded to one space.
+    """``raw`` with every run of white space (newlines included) folded to one space.
 
     >>> one_line("  Anna \\n  Maier ")
     'Anna Maier'
     """
-    return " ".join(unicodedata.normalize("NFC", raw).split())
-
-
-def is_clean(text: str) -> bool:
-    """True when ``text`` has only printable characters (no control, format or private use).
-
-    Format characters (Unicode category Cf) include the bidi overrides and isolates
-    (U+202A..U+202E, U+2066..U+2069) and zero-width joiners; ``str.isprintable`` refuses them
-    all, and NUL and newlines too.
-
-    >>> is_clean("Stammtisch Zum Löwen"), is_clean("evil\\u202eoc"), is_clean("a\\x00b")
-    (True, False, False)
-    """
-    return text.isprintable()
+    return " ".join(raw.split())
 
 
 def clean_line(raw: object, what: str, limit: int, *, required: bool = False) -> str:
     """A free text from outside as one clean line of at most ``limit`` characters.
 
     White space (newlines included) folds to single spaces; a text still holding a control
-    or format character, or too long, is refused with one line naming ``what``.
+    or format character (``str.isprintable`` refuses NUL, the bidi overrides and isolates
+    U+202A..U+202E and U+2066..U+2069, zero-width characters), or too long, is refused with one
+    line naming ``what``.
 
     >>> clean_line("  Freitag \\n Runde ", "the title", 40)
     'Freitag Runde'
@@ -57,7 +44,7 @@ def clean_line(raw: object, what: str, limit: int, *, required: bool = False) ->
         raise StichwerkError(f"{what} may not be empty")
     if len(text) > limit:
         raise StichwerkError(f"{what} may be at most {limit} characters long")
-    if not is_clean(text):
+    if not text.isprintable():
         raise StichwerkError(f"{what} may hold only printable characters")
     return text
 

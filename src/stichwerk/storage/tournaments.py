@@ -48,6 +48,7 @@ from sqlalchemy.orm import Session
 
 from stichwerk.core.errors import StichwerkError
 from stichwerk.core.series import SeriesRules
+from stichwerk.core.text import clean_line
 from stichwerk.games import get_game
 from stichwerk.sheet import read_settings
 from stichwerk.sheet.log import replay
@@ -403,16 +404,7 @@ def clean_name(raw: object, what: str = "a player's name") -> str:
 
 def clean_text(raw: object, what: str, *, required: bool = False) -> str:
     """A tournament's name, place or series: one line of up to 120 characters."""
-    if raw is None:
-        raw = ""
-    if not isinstance(raw, str):
-        raise StichwerkError(f"the {what} must be text")
-    text = " ".join(raw.split())
-    if required and not text:
-        raise StichwerkError(f"the {what} may not be empty")
-    if len(text) > TEXT_LENGTH or not text.isprintable():
-        raise StichwerkError(f"the {what} must be one line of at most {TEXT_LENGTH} characters")
-    return text
+    return clean_line(raw, f"the {what}", TEXT_LENGTH, required=required)
 
 
 def parse_date(raw: object) -> dt.date:
