@@ -575,7 +575,8 @@ function sheetTable() {
   for (const gone of s.deleted || []) {
     const said = t("sheet.deleted_row", { what: dealName(gone) });
     body.append(el("tr", { class: "deleted", "data-deleted": gone.id, title: said, "aria-label": said }, [
-      el("td", { class: "num", text: gone.number === null ? "–" : String(gone.number) }),
+      // No number of its own: the game that took its place has it (the tooltip names it).
+      el("td", { class: "num", text: "–" }),
       el("td", { class: "game" }, [el("del", { text: labelOf(gone.label) }), el("span", { class: "tag gone", title: said, text: t("sheet.deleted_tag") })]),
       ...seats.map((_, seat) => el("td", { class: "num", "data-seat": seat }, [el("del", { text: signed(gone.settlement[seat]) })])),
     ]));
