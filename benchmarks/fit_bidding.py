@@ -24,12 +24,12 @@ from stichwerk.bots.cego import sampler as W
 from stichwerk.bots.cego.bidding import SOLO_BAR, features
 from stichwerk.cego import cards as C
 from stichwerk.cego import kernel as K
-from stichwerk.cego.profiles import PROFILES, rules_for
+from stichwerk.cego.profiles import PROFILES, get_profile
 
 
 def fit(profile: str, players: int, hands: int, seed: int) -> tuple[list[float], float, float]:
     """Coefficients, R² and the share of hands on the same side of the bar as simulated."""
-    rules = rules_for(profile)
+    rules = get_profile(profile)
     rng = random.Random(seed)
     removed = C.REMOVED_FOR_THREE if players == 3 else 0
     deck = [c for c in range(54) if not removed >> c & 1]

@@ -42,7 +42,7 @@ import numpy as np
 from stichwerk.bots.cego import playout as CP
 from stichwerk.bots.doppelkopf import playout as DP
 from stichwerk.cego import kernel as CK
-from stichwerk.cego.profiles import rules_for
+from stichwerk.cego.profiles import get_profile as get_cego_profile
 from stichwerk.cego.record import new_deal as new_cego
 from stichwerk.doppelkopf import kernel as DK
 from stichwerk.doppelkopf.profiles import get_profile
@@ -236,7 +236,7 @@ def main() -> None:
         results[f"cego {profile}"] = k / v
         print(f"{'':<4}kernel : validated = {k / v:,.0f}", flush=True)
     for contract in ("raeuber", "cego", "solo"):
-        r = rules_for("schwarzwald")
+        r = get_cego_profile("schwarzwald")
         f = fresh_rate(
             lambda n, s, c=contract, r=r: CP.random_deals(r, contract=c, deals=n, seed=s), secs
         )

@@ -105,13 +105,13 @@ def worker(seconds: float) -> dict[str, float]:
     import numpy as np
 
     from stichwerk.bots.doppelkopf.rollouts import policy_tables
-    from stichwerk.cego.profiles import rules_for
+    from stichwerk.cego.profiles import get_profile as get_cego_profile
     from stichwerk.doppelkopf.profiles import get_profile
 
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     cego, doko = _modules()
-    rules = rules_for("schwarzwald")
+    rules = get_cego_profile("schwarzwald")
     ddv = get_profile("ddv")
     tables = policy_tables(ddv)
     cego_packed, cego_cards = _cego_packed()

@@ -79,7 +79,7 @@ def test_doppelkopf_worlds_replay_to_the_seats_own_view(profile: str, seed: int,
     engine, is legal and shows the seat exactly the view it has: no world contradicts what the
     seat has seen (voids, the Kreuz-Damen of a Re, a Hochzeit, a Sau, the hand sizes ...)."""
     state = position("doppelkopf", profile, seed, skip)
-    if state.is_over or state.internals()["armut_seat"] is not None:
+    if state.is_over or state.snapshot().armut_seat is not None:
         return  # an Armut moves cards between hands: its worlds are checked below
     seat = state.to_act
     view = state.view(seat)
@@ -592,10 +592,10 @@ def _cego_world(profile: str, seed: int) -> tuple[Any, Any, int, int, Any]:
     for seat, hand in enumerate(record["hands"]):
         row[K.HAND + seat] = sum(1 << CC.ID[c] for c in hand)
     row[K.TO_ACT] = order[0]
-    row[K.DECIDED_STOP] = state.rules.stop_when_decided
+    row[K.DECIDED_STOP] = state.profile.stop_when_decided
     blind = sum(1 << CC.ID[c] for c in record["blind"])
     removed = CC.REMOVED_FOR_THREE if players == 3 else 0
-    return row, K.rules_row(state.rules), blind, removed, order
+    return row, K.rules_row(state.profile), blind, removed, order
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

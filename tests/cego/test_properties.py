@@ -112,7 +112,7 @@ def may_see(state: CegoState, seat: int | None) -> set[str]:
 
 
 def shown_press(state: CegoState) -> set[str]:
-    if state.contract in state.rules.forced_press_shown:
+    if state.contract in state.profile.forced_press_shown:
         return set(C.codes(state.forced_press))
     return set()
 
@@ -154,7 +154,7 @@ def test_random_deals_keep_every_invariant(params: dict[str, Any]) -> None:
     assert sum(score["settlement"]) == 0
     assert len(score["settlement"]) == state.seats
     points = result["card_points"]
-    if state.rules.counting == "pairs":
+    if state.profile.counting == "pairs":
         total = sum(Fraction(x) for x in points.get("seats", [])) + sum(
             Fraction(points[k]) for k in ("declarer", "defenders") if k in points
         )

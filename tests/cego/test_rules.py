@@ -6,7 +6,7 @@ import pytest
 
 from stichwerk.cego import cards as C
 from stichwerk.cego import scoring
-from stichwerk.cego.profiles import SCHWARZWALD, TITISEE, ZEGO, rules_for
+from stichwerk.cego.profiles import SCHWARZWALD, TITISEE, ZEGO, get_profile
 from stichwerk.cego.record import new_deal, score_summary
 from stichwerk.cego.state import is_pflichtsolo
 from stichwerk.core.action import Action
@@ -30,7 +30,7 @@ def test_deck_totals() -> None:
     assert three.bit_count() == 51
     assert scoring.pile_points(SCHWARZWALD, three) == Fraction(155, 2)
     assert scoring.pile_points(SCHWARZWALD, C.REMOVED_FOR_THREE) == Fraction(3, 2)
-    assert scoring.pile_points(rules_for("schwarzwald", {"counting": "triples"}), C.ALL) == 70
+    assert scoring.pile_points(get_profile("schwarzwald", {"counting": "triples"}), C.ALL) == 70
 
 
 def test_pair_counting_examples_of_the_seeds() -> None:
@@ -186,7 +186,7 @@ def test_raeuber_ties_all_lose() -> None:
 
 
 def test_money_ums_halbe() -> None:
-    rules = rules_for("titisee", {"stake": "halbe"})
+    rules = get_profile("titisee", {"stake": "halbe"})
     s = scoring.with_money(rules, {"settlement": [25, -25, 0, 0]})
     assert s["money"] == {"stake": "ums Halbe", "cents": [12.5, -12.5, 0, 0]}
 

@@ -76,7 +76,7 @@ def test_herz_10_order() -> None:
     # With a Sau the first beats the second again (II.1).
     assert winner_of(trick, order_for("normal", WIELANDSTRASSE, sau=True), last=False) == 0
     # The last-trick reversal option.
-    rev = WIELANDSTRASSE.with_overrides({"dulle_last_trick_reversal": True})
+    rev = WIELANDSTRASSE.with_options({"dulle_last_trick_reversal": True})
     assert winner_of(trick, order_for("normal", rev), last=True) == 0
     assert winner_of(trick, order_for("normal", rev), last=False) == 2
 
@@ -115,7 +115,7 @@ def test_following_suit_is_enforced() -> None:
 def test_solo_ranking_by_type_and_by_seat() -> None:
     script = "0 vorbehalt; 1 vorbehalt; 2 gesund; 3 gesund; 0 solo trumpf; 1 solo damen"
     w = run(deal(HANDS), script)
-    assert (w.game_type, w.internals()["soloist"]) == ("solo-damen", 1)
+    assert (w.game_type, w.snapshot().soloist) == ("solo-damen", 1)
     d = deal(HANDS, "ddv")
     run(d, "0 vorbehalt; 1 vorbehalt; 2 gesund; 3 gesund; 0 solo trumpf")
     # Seat order decides under the DDV: seat 1 cannot beat seat 0 and is not asked.

@@ -34,7 +34,7 @@ def cego_deal(
     if state.is_over:
         return 0
     row = CK.from_state(state)
-    rules = CK.rules_row(state.rules)
+    rules = CK.rules_row(state.profile)
     steps = 0
     while not state.is_over:
         assert row[CK.OVER] == 0, f"step {steps}: the kernel ended the deal early"

@@ -93,7 +93,7 @@ def test_lay_out_options_are_the_engines() -> None:
         hand = state.hands[state.to_act or 0]
         for picture in (0, 1):
             n = K._lay_out_options(hand, kind, picture, opts)
-            rules_picture = state.rules.picture_for_leere
+            rules_picture = state.profile.picture_for_leere
             if picture == rules_picture:
                 assert {int(x) for x in opts[:n]} == engine
         checked += 1
@@ -102,9 +102,9 @@ def test_lay_out_options_are_the_engines() -> None:
 
 @pytest.mark.parametrize("rules", [SCHWARZWALD, TITISEE, ZEGO])
 def test_fresh_deals_settle_every_contract(rules: object) -> None:
-    from stichwerk.cego.profiles import Rules
+    from stichwerk.cego.profiles import Profile
 
-    assert isinstance(rules, Rules)
+    assert isinstance(rules, Profile)
     contracts = [*rules.ladder, "solo", "raeuber", "drescher"]
     contracts += [c for c in ("ulti", "piccolo", "bettel") if getattr(rules, c)]
     for contract in contracts:
@@ -126,7 +126,7 @@ def test_fresh_deals_are_reproducible_and_threads_give_the_same_numbers() -> Non
     while state.phase != "play":
         state.apply(choose(state, rng, 0.9))
     rows = np.stack([K.from_state(state)] * 64)
-    rules = K.rules_row(state.rules)
+    rules = K.rules_row(state.profile)
     one = P.play_out(rows.copy(), rules, policy=P.RANDOM, seed=5)
     many = P.play_out_threaded(rows.copy(), rules, policy=P.RANDOM, seed=5)
     assert (one == many).all()

@@ -2,7 +2,7 @@
 
 The seven ladder contracts differ only in how the declarer exchanges with the blind; the fixed
 games and Räuber are played with the own hand. Values of ladder contracts come from the profile's
-ladder (``Rules.value_of``); the fixed games' values are settings.
+ladder (``Profile.value_of``); the fixed games' values are settings.
 """
 
 from dataclasses import dataclass

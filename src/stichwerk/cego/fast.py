@@ -81,7 +81,7 @@ class FastPlay:
         fast.never_wins = state.never_wins
         fast.laid_out = state.laid_out
         fast.forced_leads = state.forced_leads
-        fast.regeln = state.contract == "raeuber" and state.rules.raeuber_nach_regeln
+        fast.regeln = state.contract == "raeuber" and state.profile.raeuber_nach_regeln
         played = 0
         for pile in state.piles:
             played |= pile

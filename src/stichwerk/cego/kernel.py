@@ -4,7 +4,7 @@
 :class:`~stichwerk.cego.fast.FastPlay` is its lean pure-Python twin for the bots. This module is
 the same play compiled with numba (``pip install stichwerk[research]``): a deal is one ``int64``
 row (the fields below), a batch is a 2-D array of rows, and the settings of a table are another
-row made from :class:`~stichwerk.cego.profiles.Rules` by :func:`rules_row` (the kernel never sees
+row made from :class:`~stichwerk.cego.profiles.Profile` by :func:`rules_row` (the kernel never sees
 a profile's name). It covers every profile and 3, 4 or 5 seats:
 
 - legal cards (follow suit, else trump; the forced leads of laid-out cards; Räuber nach Regeln),
@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from stichwerk.cego import cards as C
 from stichwerk.cego.contracts import EXCHANGES, FIXED
-from stichwerk.cego.profiles import Rules
+from stichwerk.cego.profiles import Profile
 from stichwerk.core.kernel import (
     below,
     highest,
@@ -124,8 +124,8 @@ R_SOLO_VALUE = 16
 RULE_FIELDS = 17
 
 
-def rules_row(rules: Rules) -> Row:
-    """The settings the kernel reads, from a table's :class:`Rules`."""
+def rules_row(rules: Profile) -> Row:
+    """The settings the kernel reads, from a table's :class:`Profile`."""
     row = np.zeros(RULE_FIELDS, dtype=np.int64)
     row[R_TRIPLES] = rules.counting == "triples"
     row[R_BERG] = rules.berg
@@ -170,7 +170,7 @@ def from_state(state: Any) -> Row:
     if state.phase != "play" or state.to_act is None:
         raise ValueError("the kernel starts from a deal in its play phase")
     row = empty_row()
-    rules: Rules = state.rules
+    rules: Profile = state.profile
     row[SEATS] = state.seats
     set_order(row, list(state.order))
     for seat in range(state.seats):

@@ -1,7 +1,7 @@
 """Cego's rule profiles as frozen data (PokerKit style): the engine reads settings, never names.
 
-A profile is a :class:`Rules` value with a name. A table may override any setting
-(``rules.with_options({"ulti_value": 50})``); the record stores the overrides as ``options``.
+A profile is a :class:`Profile` value with a name. A table may override any setting
+(``profile.with_options({"ulti_value": 50})``); the record stores the overrides as ``options``.
 Each field's metadata holds the reading behind it; ``docs/rules/cego.md`` lists them all.
 """
 
@@ -20,7 +20,7 @@ def _s(doc: str, *, de: str) -> Any:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Profile:
     """Every setting of a Cego table. Values are the ``schwarzwald`` profile's."""
 
     name: str = _s(
@@ -202,10 +202,12 @@ class Rules:
         de="Geld: 'ganze' (1 Cent der Punkt), 'halbe' (½ Cent) oder '' (nur Punkte).",
     )
 
-    def with_options(self, options: dict[str, Any]) -> "Rules":
-        """These rules with a table's overrides; an unknown or ill-typed setting is an error."""
-        if not options:
+    def with_options(self, options: object = None) -> "Profile":
+        """This profile with a table's overrides; an unknown or ill-typed setting is an error."""
+        if not options and (options is None or isinstance(options, dict)):
             return self
+        if not isinstance(options, dict):
+            raise RecordError("options must be an object of setting overrides")
         known = {f.name: f for f in fields(self)}
         changes: dict[str, Any] = {}
         for key, value in options.items():
@@ -213,9 +215,9 @@ class Rules:
                 raise RecordError(f"unknown Cego setting {key!r}")
             current = getattr(self, key)
             changes[key] = _coerce(key, value, current)
-        rules = replace(self, **changes)
-        rules.check()
-        return rules
+        profile = replace(self, **changes)
+        profile.check()
+        return profile
 
     def check(self) -> None:
         """Refuse settings that contradict each other."""
@@ -240,8 +242,8 @@ class Rules:
         """The game value of a ladder contract (its position, from 1)."""
         return self.ladder.index(contract) + 1
 
-    def settings(self) -> dict[str, Any]:
-        """All settings as JSON-ready data."""
+    def to_json(self) -> dict[str, Any]:
+        """Every setting by name, as JSON."""
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
@@ -269,7 +271,7 @@ def _coerce(key: str, value: Any, current: Any) -> Any:
     raise RecordError(f"setting {key!r} cannot be overridden")  # pragma: no cover
 
 
-SCHWARZWALD = Rules(
+SCHWARZWALD = Profile(
     name="schwarzwald",
     players=4,
     allowed_players=(3, 4, 5),
@@ -347,26 +349,23 @@ ZEGO = replace(
 )
 """Seed 002: the Zego bidding page (three players, no Halbe)."""
 
-PROFILES: dict[str, Rules] = {r.name: r for r in (SCHWARZWALD, TITISEE, ZEGO)}
+PROFILES: dict[str, Profile] = {r.name: r for r in (SCHWARZWALD, TITISEE, ZEGO)}
 DEFAULT_PROFILE = "schwarzwald"
 
 
-def rules_for(profile: object, options: object = None) -> Rules:
-    """The rules of a named profile with a table's overrides."""
-    if not isinstance(profile, str) or profile not in PROFILES:
-        raise RecordError(f"unknown Cego profile {profile!r} (known: {', '.join(PROFILES)})")
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise RecordError("options must be an object of setting overrides")
-    return PROFILES[profile].with_options(options)
+def get_profile(name: object, options: object = None) -> Profile:
+    """The profile called ``name`` with a table's ``options`` applied; one line for anything
+    unknown."""
+    if not isinstance(name, str) or name not in PROFILES:
+        raise RecordError(f"unknown Cego profile {name!r} (known: {', '.join(PROFILES)})")
+    return PROFILES[name].with_options(options)
 
 
 def settings_doc(lang: str = "en") -> list[tuple[str, str]]:
     """(setting, meaning) for every setting, in declaration order; the meaning in German for
     ``lang`` "de", else in English."""
     key = "doc_de" if lang == "de" else "doc"
-    return [(f.name, str(f.metadata[key])) for f in fields(Rules) if f.name != "name"]
+    return [(f.name, str(f.metadata[key])) for f in fields(Profile) if f.name != "name"]
 
 
 def settings_table() -> str:

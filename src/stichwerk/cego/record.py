@@ -13,7 +13,7 @@ from typing import Any
 from stichwerk.cego import cards as C
 from stichwerk.cego import scoring
 from stichwerk.cego.contracts import EXCHANGES, FIXED
-from stichwerk.cego.profiles import DEFAULT_PROFILE, Rules, rules_for
+from stichwerk.cego.profiles import DEFAULT_PROFILE, Profile, get_profile
 from stichwerk.cego.state import CegoState, blind_size, hand_size
 from stichwerk.core.errors import CardError, RecordError
 from stichwerk.core.record import (
@@ -37,7 +37,7 @@ RECORD_KEYS = (
 )  # fmt: skip
 
 
-def _table(rules: Rules, players: int, seats: int) -> None:
+def _table(rules: Profile, players: int, seats: int) -> None:
     if players not in (3, 4):
         raise RecordError("'players' (seats dealt in) must be 3 or 4")
     if seats not in (players, 5) or (seats == 5 and players != 4):
@@ -46,7 +46,7 @@ def _table(rules: Rules, players: int, seats: int) -> None:
         raise RecordError(f"a table of {seats} is not allowed under these rules")
 
 
-def _check_deal_type(rules: Rules, deal_type: str | None) -> None:
+def _check_deal_type(rules: Profile, deal_type: str | None) -> None:
     if deal_type is None:
         return
     if deal_type not in DEAL_TYPES:
@@ -67,7 +67,7 @@ def new_deal(
     """A fresh deal shuffled from ``seed``. ``players`` counts the seats at the table (3, 4, or
     5 where the dealer sits out); by default the profile's usual number."""
     opts = dict(options or {})
-    rules = rules_for(profile, opts)
+    rules = get_profile(profile, opts)
     seats = rules.players if players is None else players
     dealt_in = 4 if seats == 5 else seats
     _table(rules, dealt_in, seats)
@@ -87,7 +87,6 @@ def new_deal(
         hands[(dealer + 1 + k) % seats] = masks[k + 1]
     return CegoState(
         rules,
-        profile=profile,
         options=opts,
         dealer=dealer,
         hands=hands,
@@ -124,7 +123,7 @@ def deal_from_record(record: Mapping[str, Any]) -> CegoState:
         raise RecordError("this is not a Cego record")
     profile = get_str(rec, "profile", "record", default=DEFAULT_PROFILE)
     options = get_options(rec, "record")
-    rules = rules_for(profile, options)
+    rules = get_profile(profile, options)
     players = get_int(rec, "players", "record")
     seats = get_int(rec, "seats", "record", default=players)
     _table(rules, players, seats)
@@ -165,7 +164,6 @@ def deal_from_record(record: Mapping[str, Any]) -> CegoState:
     get_list(rec, "actions", "record")
     return CegoState(
         rules,
-        profile=profile,
         options=options,
         dealer=dealer,
         hands=hands,
@@ -190,7 +188,7 @@ def score_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     if s.get("game") != "cego":
         raise RecordError("this is not a Cego summary")
     profile = get_str(s, "profile", what, default=DEFAULT_PROFILE)
-    rules = rules_for(profile, get_options(s, what))
+    rules = get_profile(profile, get_options(s, what))
     players = get_int(s, "players", what)
     seats = get_int(s, "seats", what, default=players)
     _table(rules, players, seats)

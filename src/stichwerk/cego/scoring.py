@@ -15,7 +15,7 @@ from math import ceil
 from typing import Any
 
 from stichwerk.cego.cards import HALF_POINTS, WHOLE_POINTS
-from stichwerk.cego.profiles import Rules
+from stichwerk.cego.profiles import Profile
 from stichwerk.core.bits import Bits
 
 Points = Fraction
@@ -49,7 +49,7 @@ def _sum_of(tables: tuple[tuple[int, ...], ...], pile: Bits) -> int:
     )
 
 
-def pile_halves(rules: Rules, pile: Bits) -> int:
+def pile_halves(rules: Profile, pile: Bits) -> int:
     """The card points of a pile under the table's counting, in half points.
 
     Pairs (the default): the exact sum of half points. Triples: every card counts its whole value
@@ -67,7 +67,7 @@ def pile_halves(rules: Rules, pile: Bits) -> int:
     return 2 * ((thirds + 1) // 3)
 
 
-def pile_points(rules: Rules, pile: Bits) -> Points:
+def pile_points(rules: Profile, pile: Bits) -> Points:
     """The card points of a pile under the table's counting (see :func:`pile_halves`)."""
     return Fraction(pile_halves(rules, pile), 2)
 
@@ -85,12 +85,12 @@ def number_of_halves(halves: int) -> int | float:
     return halves // 2 if halves % 2 == 0 else halves / 2
 
 
-def total_points(rules: Rules) -> int:
+def total_points(rules: Profile) -> int:
     """All card points of the deck: 79 with pairs, 70 with triples."""
     return 79 if rules.counting == "pairs" else 70
 
 
-def win_points(rules: Rules) -> int:
+def win_points(rules: Profile) -> int:
     """What the declarer needs: 40 of 79, or 36 of 70."""
     return 40 if rules.counting == "pairs" else 36
 
@@ -108,7 +108,7 @@ def round_up(value: int, step: int) -> int:
     return -(-value // step) * step if step > 0 else value
 
 
-def faecher(rules: Rules, loser_points: Points) -> int:
+def faecher(rules: Profile, loser_points: Points) -> int:
     """Fächer: bands of five points the loser lacks to the winning mark.
 
     >>> from stichwerk.cego.profiles import SCHWARZWALD
@@ -118,7 +118,7 @@ def faecher(rules: Rules, loser_points: Points) -> int:
     return max(1, ceil((win_points(rules) - loser_points) / rules.fach))
 
 
-def _faecher_halves(rules: Rules, loser_halves: int) -> int:
+def _faecher_halves(rules: Profile, loser_halves: int) -> int:
     """:func:`faecher` of a loser's points in half points (``ceil`` as a floor division)."""
     return max(1, -((loser_halves - 2 * win_points(rules)) // (2 * rules.fach)))
 
@@ -130,7 +130,7 @@ def _settle_one_against_all(seats: int, declarer: int, per_opponent: int) -> lis
     return out
 
 
-def with_money(rules: Rules, score: dict[str, Any]) -> dict[str, Any]:
+def with_money(rules: Profile, score: dict[str, Any]) -> dict[str, Any]:
     """Add the money a deal is worth at a table that plays for money (``titisee``)."""
     if rules.stake:
         ganze = rules.stake == "ganze"
@@ -142,7 +142,7 @@ def with_money(rules: Rules, score: dict[str, Any]) -> dict[str, Any]:
 
 
 def score_game(
-    rules: Rules,
+    rules: Profile,
     *,
     seats: int,
     declarer: int,
@@ -178,7 +178,7 @@ def score_game(
 
 
 def score_game_halves(
-    rules: Rules,
+    rules: Profile,
     *,
     seats: int,
     declarer: int,
@@ -218,7 +218,7 @@ def score_game_halves(
     return score
 
 
-def fixed_value(rules: Rules, contract: str) -> int:
+def fixed_value(rules: Profile, contract: str) -> int:
     """The written score of Ulti, Piccolo or Bettel."""
     return {"ulti": rules.ulti_value, "piccolo": rules.piccolo_value}.get(
         contract, rules.bettel_value
@@ -226,7 +226,7 @@ def fixed_value(rules: Rules, contract: str) -> int:
 
 
 def score_fixed(
-    rules: Rules, *, seats: int, declarer: int, contract: str, won: bool
+    rules: Profile, *, seats: int, declarer: int, contract: str, won: bool
 ) -> dict[str, Any]:
     """Ulti, Piccolo or Bettel: a fixed score from or to every opponent."""
     written = fixed_value(rules, contract)
@@ -258,7 +258,7 @@ def combine_soli_ulti(solo: dict[str, Any], ulti: dict[str, Any]) -> dict[str, A
 
 
 def score_raeuber(
-    rules: Rules,
+    rules: Profile,
     *,
     seats: int,
     playing: list[int],
@@ -283,7 +283,7 @@ def score_raeuber(
 
 
 def score_raeuber_halves(
-    rules: Rules,
+    rules: Profile,
     *,
     seats: int,
     playing: list[int],
@@ -321,7 +321,7 @@ def score_raeuber_halves(
     }
 
 
-def score_drescher(rules: Rules, *, seats: int, last_trick: int) -> dict[str, Any]:
+def score_drescher(rules: Profile, *, seats: int, last_trick: int) -> dict[str, Any]:
     """Drescher: whoever takes the last trick pays ``drescher_value`` to every other seat."""
     settlement = [rules.drescher_value] * seats
     settlement[last_trick] = -rules.drescher_value * (seats - 1)
@@ -338,7 +338,7 @@ def score_drescher(rules: Rules, *, seats: int, last_trick: int) -> dict[str, An
 
 
 def score_aufdecken(
-    rules: Rules, *, seats: int, declarer: int, value: int, schinder: list[int]
+    rules: Profile, *, seats: int, declarer: int, value: int, schinder: list[int]
 ) -> dict[str, Any]:
     """*Aufdecken lassen*: each Solo-Schinder is Berg at the contract's value, paying every
     other seat; if there is none, the declarer is Berg at his own contract's value."""

@@ -24,7 +24,7 @@ from stichwerk.cego import cards as C
 from stichwerk.cego import scoring
 from stichwerk.cego.cards import CODES, ID, SUIT_MASK, SUIT_OF, TRUMP, TRUMPS
 from stichwerk.cego.contracts import EXCHANGES, FIXED, OWN_HAND
-from stichwerk.cego.profiles import Rules
+from stichwerk.cego.profiles import Profile
 from stichwerk.core.action import Action
 from stichwerk.core.bits import Bits, bits_list, highest, lowest
 from stichwerk.core.errors import CardError, IllegalAction
@@ -196,7 +196,7 @@ def blind_size(players: int) -> int:
     return 12 if players == 3 else 10
 
 
-def is_pflichtsolo(rules: Rules, hand: Bits, players: int) -> bool:
+def is_pflichtsolo(rules: Profile, hand: Bits, players: int) -> bool:
     """Whether a dealt hand must announce Solo (Pflichtsolo).
 
     With four dealt in: ``pflichtsolo_trumps`` trumps (8), or ``pflichtsolo_short_trumps`` (7) of
@@ -329,7 +329,6 @@ SLOTS = (
     "pressed",
     "profile",
     "removed",
-    "rules",
     "schinder",
     "shown",
     "solo_seat",
@@ -350,19 +349,17 @@ class CegoState:
 
     def __init__(
         self,
-        rules: Rules | None = None,
+        profile: Profile | None = None,
         *,
-        profile: str = "",
         options: dict[str, Any] | None = None,
         dealer: int = 0,
         hands: Sequence[Bits] = (),
         blind: Bits = 0,
         deal_type: str | None = None,
     ) -> None:
-        if rules is None:
+        if profile is None:
             return  # a blank, for ``clone`` and ``pickle`` to fill (compiled, see stichwerk.native)
         seats = len(hands)
-        self.rules = rules
         self.profile = profile
         self.options = dict(options or {})
         self.dealer = dealer
@@ -425,7 +422,7 @@ class CegoState:
         elif deal_type == "pflichtraeuber":
             self.announcer = self.order[0]
             self._start_play("raeuber", None)
-        elif rules.solo or rules.ulti:
+        elif profile.solo or profile.ulti:
             self._open_round(SOLO, list(self.order))
         else:
             self._after_solo_round()
@@ -464,15 +461,15 @@ class CegoState:
         if c is None:
             return None
         if c in EXCHANGES:
-            raise_by = self.rules.gegensolo_raise if self._gegensolo else 0
-            return self.rules.value_of(c) + raise_by
+            raise_by = self.profile.gegensolo_raise if self._gegensolo else 0
+            return self.profile.value_of(c) + raise_by
         if c in ("solo", "soli-ulti"):
-            return self.rules.solo_value
+            return self.profile.solo_value
         if c in FIXED:
-            return scoring.fixed_value(self.rules, c)
+            return scoring.fixed_value(self.profile, c)
         if c == "drescher":
-            return self.rules.drescher_value
-        return self.rules.raeuber_value
+            return self.profile.drescher_value
+        return self.profile.raeuber_value
 
     @property
     def gegensolo(self) -> bool:
@@ -536,7 +533,6 @@ class CegoState:
         other.pressed = self.pressed
         other.profile = self.profile
         other.removed = self.removed
-        other.rules = self.rules
         other.schinder = self.schinder.copy()
         other.shown = self.shown
         other.solo_seat = self.solo_seat
@@ -566,7 +562,7 @@ class CegoState:
         standing = self._standing
         if standing is not None and standing[1] == "solo":
             self.solo_seat = standing[0]
-            if self.rules.gegensolo:
+            if self.profile.gegensolo:
                 soloist = standing[0]
                 after = [self._next(soloist)]
                 while len(after) < self.players - 1:
@@ -578,7 +574,7 @@ class CegoState:
         if standing is not None:
             self._declare(standing[1], standing[0])
             return
-        if self.rules.piccolo or self.rules.bettel:
+        if self.profile.piccolo or self.profile.bettel:
             self._open_round(SPECIAL, list(self.order))
             return
         self._open_auction(self.order[0], gegensolo=False)
@@ -592,7 +588,7 @@ class CegoState:
         seat_list = [opener]
         while len(seat_list) < self.players:
             seat_list.append(self._next(seat_list[-1]))
-        if gegensolo and not self.rules.soloist_bids_after_gegensolo:
+        if gegensolo and not self.profile.soloist_bids_after_gegensolo:
             seat_list = [s for s in seat_list if s != self.solo_seat]
         self._queue = seat_list[1:]
         if gegensolo:
@@ -612,10 +608,10 @@ class CegoState:
             self._end_auction()
 
     def _end_auction(self) -> None:
-        contract = self.rules.ladder[self._level]
+        contract = self.profile.ladder[self._level]
         holder = self._holder
         if (
-            self.rules.raeuber
+            self.profile.raeuber
             and not self._gegensolo
             and not self._raised
             and holder == self.order[0]
@@ -649,10 +645,10 @@ class CegoState:
         # the plain rule holds (follow suit, else trump). ``_watch``: a fixed game that may be
         # decided before the last trick.
         special = self.forced_leads
-        if contract == "raeuber" and self.rules.raeuber_nach_regeln:
+        if contract == "raeuber" and self.profile.raeuber_nach_regeln:
             special = max(special, 3)
         self._special = special
-        self._watch = self.rules.stop_when_decided and contract in ("bettel", "piccolo", "ulti")
+        self._watch = self.profile.stop_when_decided and contract in ("bettel", "piccolo", "ulti")
         leader = declarer if declarer is not None else self.order[0]
         self.leader = leader
         self.to_act_seat = leader
@@ -660,7 +656,7 @@ class CegoState:
     # ---------------------------------------------------------------- feasibility
 
     def _lay_out_options(self, hand: Bits, kind: str) -> list[Bits]:
-        return lay_out_options(hand, kind, picture_for_leere=self.rules.picture_for_leere)
+        return lay_out_options(hand, kind, picture_for_leere=self.profile.picture_for_leere)
 
     def _can_play(self, seat: int, contract: str) -> bool:
         """Whether ``seat``'s dealt hand can fulfil a ladder contract's lay-out."""
@@ -668,7 +664,7 @@ class CegoState:
         if not ex.lay_out:
             return True
         return can_lay_out(
-            self.hands[seat], ex.lay_out_kind, picture_for_leere=self.rules.picture_for_leere
+            self.hands[seat], ex.lay_out_kind, picture_for_leere=self.profile.picture_for_leere
         )
 
     def _cannot_play_reason(self, seat: int, contract: str) -> str:
@@ -744,23 +740,23 @@ class CegoState:
         return ()
 
     def _solo_words(self, seat: int) -> tuple[str, ...]:
-        rules = self.rules
+        rules = self.profile
         solo = rules.solo and self._standing is None
         if self.hands[seat] & _GEISS:
             return _WORDS[solo, rules.ulti, rules.soli_ulti]
         return _WORDS[solo, False, False]
 
     def _special_words(self) -> tuple[str, ...]:
-        rules = self.rules
+        rules = self.profile
         return _SPECIAL_WORDS[rules.piccolo, rules.bettel and self._standing is None]
 
     def _auction_words(self, seat: int) -> tuple[str, ...]:
         if self._await == "open":
             return ("cego",)
         if self._await == "holder":
-            contract = self.rules.ladder[self._level]
+            contract = self.profile.ladder[self._level]
             return ("selbst", "gut") if self._can_play(seat, contract) else ("gut",)
-        ladder = self.rules.ladder
+        ladder = self.profile.ladder
         nxt = self._level + 1
         if nxt < len(ladder) and self._can_play(seat, ladder[nxt]):
             return _RAISE[ladder[nxt]]
@@ -817,7 +813,7 @@ class CegoState:
         return out
 
     def _withdraw_options(self) -> list[tuple[int, int]]:
-        if not self.rules.withdraw_leere or self.declarer is None:
+        if not self.profile.withdraw_leere or self.declarer is None:
             return []
         hand = self.hands[self.declarer]
         out = []
@@ -830,7 +826,7 @@ class CegoState:
 
     def _may_aufdecken(self) -> bool:
         return (
-            self.rules.pflichtsolo
+            self.profile.pflichtsolo
             and self.contract in EXCHANGES
             and self.trick_no == 0
             and not self._trick
@@ -860,7 +856,7 @@ class CegoState:
             return hand & TRUMPS or hand
         if trick_no < self.forced_leads and not trick and seat == self.declarer:
             return hand & self.laid_out
-        if self.contract == "raeuber" and self.rules.raeuber_nach_regeln and trick_no < 3:
+        if self.contract == "raeuber" and self.profile.raeuber_nach_regeln and trick_no < 3:
             must = _RULE_CARDS[trick_no]
             if hand & (1 << must):
                 return 1 << must
@@ -927,7 +923,7 @@ class CegoState:
         return ("say", act)
 
     def _why_not_word(self, seat: int, act: str, where: str) -> str:
-        rules = self.rules
+        rules = self.profile
         phase = self.phase
         if phase == SOLO:
             if act in ("ulti", "soli-ulti") and not (
@@ -979,7 +975,7 @@ class CegoState:
                 f"seat {seat} must lead a laid-out card ({_names(self.laid_out)}) "
                 f"to trick {trick_no + 1}"
             )
-        if self.contract == "raeuber" and self.rules.raeuber_nach_regeln and trick_no < 3:
+        if self.contract == "raeuber" and self.profile.raeuber_nach_regeln and trick_no < 3:
             must = _RULE_CARDS[trick_no]
             if hand & (1 << must):
                 raise IllegalAction(
@@ -1007,11 +1003,11 @@ class CegoState:
             raise IllegalAction(f"'{act}' is only for the declarer before the first lead")
         if act == "aufdecken":
             if not self._may_aufdecken():
-                if not self.rules.pflichtsolo:
+                if not self.profile.pflichtsolo:
                     raise IllegalAction("aufdecken is not played under these rules")
                 raise IllegalAction("aufdecken is only possible in an auction contract")
             return ("aufdecken", None)
-        if not self.rules.withdraw_leere:
+        if not self.profile.withdraw_leere:
             raise IllegalAction("withdrawing a laid-out Leere is not played under these rules")
         if self._exchange_step in ("lay-out", "keep"):
             raise IllegalAction("a Leere may be withdrawn only after taking up the blind")
@@ -1072,7 +1068,7 @@ class CegoState:
             "same": "lay out two Leere of one suit",
             "different": "lay out two Leere of different suits",
         }[kind]
-        if self.rules.picture_for_leere and kind != "geiss":
+        if self.profile.picture_for_leere and kind != "geiss":
             need += " (a picture only when no Leere will do)"
         return f"{self.contract}: {need}, not {_names(mask) or 'nothing'}"
 
@@ -1154,9 +1150,9 @@ class CegoState:
         if phase == SOLO:
             if word == "fort":
                 if (
-                    self.rules.pflichtsolo
+                    self.profile.pflichtsolo
                     and self._standing is None
-                    and is_pflichtsolo(self.rules, self.dealt[seat], self.players)
+                    and is_pflichtsolo(self.profile, self.dealt[seat], self.players)
                 ):
                     self.schinder.append(seat)
             else:
@@ -1187,7 +1183,7 @@ class CegoState:
                 self.announcer = seat
                 self._start_play("raeuber", None)
             else:
-                self._declare(self.rules.ladder[0], seat)
+                self._declare(self.profile.ladder[0], seat)
 
     def _bid(self, seat: int, word: str) -> None:
         if self._await == "open":
@@ -1220,7 +1216,7 @@ class CegoState:
             if ex.lay_out_kind == "geiss":
                 self.forced_leads = 1
                 self.never_wins |= mask
-            elif not self.rules.shown_leere_ordinary:
+            elif not self.profile.shown_leere_ordinary:
                 self.forced_leads = ex.lay_out
                 self.never_wins |= mask
                 self.withdrawable = mask & C.LEERE
@@ -1316,7 +1312,7 @@ class CegoState:
 
     def _decided(self) -> bool:
         """Whether a fixed game's outcome is known before the last trick."""
-        if not self.rules.stop_when_decided:
+        if not self.profile.stop_when_decided:
             return False
         contract = self.contract
         declarer = self.declarer
@@ -1368,7 +1364,7 @@ class CegoState:
 
     def card_points(self) -> dict[str, Any]:
         """Card points per side (one-against-all) or per seat (Räuber, Drescher)."""
-        rules = self.rules
+        rules = self.profile
         halves = scoring.pile_halves
         number = scoring.number_of_halves
         if self.declarer is None:
@@ -1386,7 +1382,7 @@ class CegoState:
         }
 
     def _score(self) -> dict[str, Any]:
-        rules = self.rules
+        rules = self.profile
         seats = self.seats
         contract = self.contract
         declarer = self.declarer
@@ -1395,7 +1391,7 @@ class CegoState:
         assert value is not None
         out: dict[str, Any] = {
             "game": "cego",
-            "profile": self.profile,
+            "profile": self.profile.name,
             "options": dict(self.options),
             "dealer": self.dealer,
             "contract": contract,
@@ -1451,7 +1447,7 @@ class CegoState:
         return winner == declarer and (declarer, C.T1) in cards
 
     def _score_one_against_all(self, contract: str, declarer: int, value: int) -> dict[str, Any]:
-        rules = self.rules
+        rules = self.profile
         seats = self.seats
         declarer_tricks = self.tricks_won[declarer]
         defender_tricks = sum(self.tricks_won) - declarer_tricks
@@ -1499,7 +1495,7 @@ class CegoState:
             seen |= p
         for _, c in self._trick:
             seen |= 1 << c
-        if self.contract is not None and self.contract in self.rules.forced_press_shown:
+        if self.contract is not None and self.contract in self.profile.forced_press_shown:
             seen |= self.forced_press
         if seat is None:
             return seen
@@ -1513,7 +1509,7 @@ class CegoState:
         over = self.phase == OVER
         out: dict[str, Any] = {
             "game": "cego",
-            "profile": self.profile,
+            "profile": self.profile.name,
             "options": dict(self.options),
             "seats": self.seats,
             "players": self.players,
@@ -1554,11 +1550,11 @@ class CegoState:
         if self.phase == AUCTION:
             out["auction"] = {
                 "holder": self._holder,
-                "level": self.rules.ladder[self._level],
+                "level": self.profile.ladder[self._level],
                 "challenger": self._challenger,
                 "dropped": list(self.dropped),
             }
-        if self.contract is not None and self.contract in self.rules.forced_press_shown:
+        if self.contract is not None and self.contract in self.profile.forced_press_shown:
             out["shown_press"] = C.codes(self.forced_press)
         if seat is not None and seat == self.declarer and self._picked_up:
             out["blind"] = _sorted_codes(self._picked_up)
@@ -1582,7 +1578,7 @@ class CegoState:
         """The game record of NOTATION.md (with ``result`` once the deal is over)."""
         record: dict[str, Any] = {
             "game": "cego",
-            "profile": self.profile,
+            "profile": self.profile.name,
             "options": dict(self.options),
             "players": self.players,
         }

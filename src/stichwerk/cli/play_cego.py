@@ -19,7 +19,7 @@ from rich.text import Text
 from stichwerk.bots.base import Bot
 from stichwerk.bots.cego.heuristic import CegoHeuristicBot
 from stichwerk.cego import cards as C
-from stichwerk.cego.profiles import DEFAULT_PROFILE, rules_for
+from stichwerk.cego.profiles import DEFAULT_PROFILE, get_profile
 from stichwerk.cego.record import new_deal
 from stichwerk.cego.state import CegoState
 from stichwerk.cli.common import Words, fail, pick_language
@@ -460,7 +460,7 @@ def play_cego(
         except json.JSONDecodeError:
             options[name] = raw
     try:
-        rules = rules_for(profile, options)
+        rules = get_profile(profile, options)
     except StichwerkError as exc:
         fail(str(exc))
     seats = players or rules.players

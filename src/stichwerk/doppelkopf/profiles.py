@@ -1,15 +1,15 @@
 """Rule profiles: every rule switch of the game as one field of a frozen dataclass.
 
 The engine reads these settings and never a profile's name, so a table can override any of them
-(``with_overrides``) and a new house rule is a new saved configuration, not a fork. Each field
+(``with_options``) and a new house rule is a new saved configuration, not a fork. Each field
 carries its meaning and the reading behind each profile's value in ``metadata``; the rules docs
 (``docs/rules/doppelkopf.md``) list them, and a test keeps the two in step.
 
 >>> WIELANDSTRASSE.dulle_order, DDV.dulle_order
 ('second-beats-first', 'first-beats-second')
->>> WIELANDSTRASSE.with_overrides({"sau": False}).sau
+>>> WIELANDSTRASSE.with_options({"sau": False}).sau
 False
->>> WIELANDSTRASSE.with_overrides({"sau": "yes"})
+>>> WIELANDSTRASSE.with_options({"sau": "yes"})
 Traceback (most recent call last):
 ...
 stichwerk.core.errors.RecordError: option 'sau' must be true or false, not 'yes'
@@ -677,7 +677,7 @@ class Profile:
         a Lust-Solo); else Vorhand does. The engine and the bots read the rule here."""
         return (self.duty_solo_leader if duty else self.lust_solo_leader) == "soloist"
 
-    def with_overrides(self, options: object) -> "Profile":
+    def with_options(self, options: object = None) -> "Profile":
         """This profile with a table's overrides; unknown or mistyped options get one line."""
         if not options and (options is None or isinstance(options, dict)):
             return self
@@ -932,13 +932,14 @@ DDV = Profile(
 """The DDV tournament rules (TSR, July 2000), research §1."""
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (WIELANDSTRASSE, DDV)}
+DEFAULT_PROFILE = "wielandstrasse"
 
 
 def get_profile(name: object, options: object = None) -> Profile:
     """The profile called ``name`` with ``options`` applied; one line for anything unknown."""
     if not isinstance(name, str) or name not in PROFILES:
         raise RecordError(f"unknown doppelkopf profile {name!r} (known: {', '.join(PROFILES)})")
-    return PROFILES[name].with_overrides(options)
+    return PROFILES[name].with_options(options)
 
 
 def settings(name: str) -> dict[str, Any]:

@@ -56,9 +56,9 @@ def utility_bound(game: str, profile: str, seats: int) -> float:
     """
     others = seats - 1
     if game == "cego":
-        from stichwerk.cego.profiles import rules_for
+        from stichwerk.cego.profiles import get_profile as get_cego_profile
 
-        r = rules_for(profile)
+        r = get_cego_profile(profile)
         top = len(r.ladder) + r.gegensolo_raise
         per_pair = max(
             top * max(r.berg, 8 * r.fach + r.round_to) * r.solo_win_factor,

@@ -19,9 +19,9 @@ from stichwerk.research.actions import ActionSpace, Choice, space_for
 def default_seats(game: str, profile: str) -> int:
     """The usual table of a profile: Cego's ``players`` setting, Doppelkopf's 4."""
     if game == "cego":
-        from stichwerk.cego.profiles import rules_for
+        from stichwerk.cego.profiles import get_profile
 
-        return rules_for(profile).players
+        return get_profile(profile).players
     return 4
 
 

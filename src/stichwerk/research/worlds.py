@@ -133,9 +133,9 @@ def _voids(view: dict[str, Any]) -> dict[int, set[int]]:
 
 
 def _rules_regeln(view: dict[str, Any]) -> bool:
-    from stichwerk.cego.profiles import rules_for
+    from stichwerk.cego.profiles import get_profile
 
-    return bool(rules_for(view["profile"], view.get("options") or {}).raeuber_nach_regeln)
+    return bool(get_profile(view["profile"], view.get("options") or {}).raeuber_nach_regeln)
 
 
 def _assign(

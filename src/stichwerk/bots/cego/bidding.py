@@ -9,7 +9,7 @@ The same model tells the inference how likely a seat's pass or Solo was.
 """
 
 from stichwerk.cego import cards as C
-from stichwerk.cego.profiles import Rules
+from stichwerk.cego.profiles import Profile
 
 SOLO_BAR = 5.0
 """The bots announce a Solo worth more than this (``heuristic.MARGIN["solo"]``)."""
@@ -48,7 +48,7 @@ def features(hand: int) -> list[float]:
     ]
 
 
-def solo_model(rules: Rules, players: int) -> tuple[float, ...]:
+def solo_model(rules: Profile, players: int) -> tuple[float, ...]:
     """The coefficients for a table (a profile's own, else Schwarzwald's)."""
     key = (rules.name, 3 if players == 3 else 4)
     return SOLO_MODEL.get(key) or SOLO_MODEL[("schwarzwald", key[1])]

@@ -62,7 +62,7 @@ def plan_exchange(k: Knowledge, hand: int, contract: str) -> tuple[int, int]:
     laid_out = 0
     if ex.lay_out:
         options = lay_out_options(
-            hand, ex.lay_out_kind, picture_for_leere=k.rules.picture_for_leere
+            hand, ex.lay_out_kind, picture_for_leere=k.profile.picture_for_leere
         )
         laid_out = lay_out_choice(options, hand)
     pool = sorted(bits_list(hand & ~laid_out), key=keep_score, reverse=True)
@@ -144,7 +144,7 @@ class Evaluator:
         gegensolo: bool = False,
     ) -> list[int]:
         """Exchange (if any) and play a world to the end; the settlement."""
-        rules = k.rules
+        rules = k.profile
         me = k.seat if declarer is None else declarer
         hands = list(world.hands)
         outside = world.hidden
@@ -281,8 +281,8 @@ class CegoHeuristicBot:
         if k.phase == "solo":
             if (
                 "solo" in words
-                and k.rules.pflichtsolo
-                and is_pflichtsolo(k.rules, k.hand, k.players)
+                and k.profile.pflichtsolo
+                and is_pflichtsolo(k.profile, k.hand, k.players)
             ):
                 best = "solo"
                 if "ulti" in words and value("ulti") > value("solo"):

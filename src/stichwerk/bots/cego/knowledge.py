@@ -13,7 +13,7 @@ from typing import Any
 from stichwerk.cego import cards as C
 from stichwerk.cego.contracts import EXCHANGES
 from stichwerk.cego.fast import trick_winner
-from stichwerk.cego.profiles import Rules, rules_for
+from stichwerk.cego.profiles import Profile, get_profile
 from stichwerk.cego.state import hand_size
 
 _RULE_CARDS = (C.T22, C.T21, C.T1)
@@ -36,7 +36,7 @@ class Knowledge:
     seats: int
     players: int
     order: list[int]
-    rules: Rules
+    profile: Profile
     phase: str
     hand: int
     contract: str | None
@@ -108,7 +108,7 @@ class Knowledge:
 
 def read(view: dict[str, Any]) -> Knowledge:
     """Everything a seat can infer from its view."""
-    rules = rules_for(view["profile"], view.get("options") or {})
+    rules = get_profile(view["profile"], view.get("options") or {})
     seats = view["seats"]
     players = view["players"]
     vorhand = view["vorhand"]
@@ -184,7 +184,7 @@ def read(view: dict[str, Any]) -> Knowledge:
         seats=seats,
         players=players,
         order=order,
-        rules=rules,
+        profile=rules,
         phase=view["phase"],
         hand=mask_of(view["hand"]),
         contract=contract,

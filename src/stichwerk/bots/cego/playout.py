@@ -62,7 +62,7 @@ from stichwerk.cego.kernel import (
     set_order,
     settle,
 )
-from stichwerk.cego.profiles import Rules
+from stichwerk.cego.profiles import Profile
 from stichwerk.core.kernel import (
     highest,
     in_threads,
@@ -457,7 +457,7 @@ def _random_deals(
 
 
 def random_deals(
-    rules: Rules,
+    rules: Profile,
     *,
     contract: str,
     deals: int,

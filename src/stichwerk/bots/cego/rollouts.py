@@ -87,13 +87,13 @@ class Packed:
         row[K.NEVER] = k.never_wins
         row[K.LAID_OUT] = k.laid_out & ~k.played
         row[K.FORCED] = k.forced_leads
-        row[K.REGELN] = k.contract == "raeuber" and k.rules.raeuber_nach_regeln
+        row[K.REGELN] = k.contract == "raeuber" and k.profile.raeuber_nach_regeln
         row[K.CONTRACT] = K.CONTRACT_CODES[k.contract]
         row[K.VALUE] = k.value or 1
         row[K.ANNOUNCER] = -1 if k.announcer is None else k.announcer
-        row[K.DECIDED_STOP] = k.rules.stop_when_decided
+        row[K.DECIDED_STOP] = k.profile.stop_when_decided
         self.base = row
-        self.rules = K.rules_row(k.rules)
+        self.rules = K.rules_row(k.profile)
         lean_seat, leans = _lean(k)
         kn = knowledge_row(k, lean_seat)
         self.kn = kn

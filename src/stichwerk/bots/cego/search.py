@@ -220,8 +220,8 @@ class CegoSearch:
         if (
             k.phase == "solo"
             and "solo" in acts
-            and k.rules.pflichtsolo
-            and is_pflichtsolo(k.rules, k.hand, k.players)
+            and k.profile.pflichtsolo
+            and is_pflichtsolo(k.profile, k.hand, k.players)
         ):
             return acts - {"fort"}
         return set()
@@ -299,10 +299,10 @@ class CegoSearch:
             world = sample_world(k, self.rng)
             schinder = [
                 s for s in k.passed_solo
-                if s != k.seat and is_pflichtsolo(k.rules, world.hands[s], k.players)
+                if s != k.seat and is_pflichtsolo(k.profile, world.hands[s], k.players)
             ]  # fmt: skip
             score = scoring.score_aufdecken(
-                k.rules, seats=k.seats, declarer=k.declarer, value=k.value or 1,
+                k.profile, seats=k.seats, declarer=k.declarer, value=k.value or 1,
                 schinder=schinder,
             )["settlement"]  # fmt: skip
             dealt = k.order
@@ -361,7 +361,7 @@ class CegoSearch:
 
         K = rollouts.kernel()
         assert K is not None
-        rules = k.rules
+        rules = k.profile
         me = k.seat
         raise_by = rules.gegensolo_raise if k.gegensolo else 0
         row = [-1] * CC.OPTION_FIELDS
@@ -475,7 +475,7 @@ class CegoSearch:
 
         K = rollouts.kernel()
         assert K is not None
-        rules = k.rules
+        rules = k.profile
         template, kn, leans = _bid_rows(K, k, stage)
         extra = 1 if k.players == 3 else 0
         ps = np.array(
@@ -535,7 +535,7 @@ def _bid_rows(K: Any, k: Knowledge, stage: int) -> tuple[Any, Any, Any]:
     K.set_order(template, list(k.order))
     template[K.HAND + k.seat] = k.hand
     template[K.TO_ACT] = k.order[0]
-    template[K.DECIDED_STOP] = k.rules.stop_when_decided
+    template[K.DECIDED_STOP] = k.profile.stop_when_decided
     lean_seat, leans = _bid_lean(k)
     known = _before_blind(k) if stage == 0 and k.phase == "exchange" else k
     kn = rollouts.knowledge_row(known, lean_seat)

@@ -163,7 +163,7 @@ def fast_from(k: Knowledge, world: World) -> FastPlay:
     fast.never_wins = k.never_wins
     fast.laid_out = k.laid_out & ~k.played
     fast.forced_leads = k.forced_leads
-    fast.regeln = k.contract == "raeuber" and k.rules.raeuber_nach_regeln
+    fast.regeln = k.contract == "raeuber" and k.profile.raeuber_nach_regeln
     fast.played = k.played
     return fast
 
@@ -196,7 +196,7 @@ def settle(
 ) -> list[int]:
     """The settlement of a finished world. ``outside`` holds the cards out of the hands:
     the legage (ladder contracts) or the blind (Solo, fixed games, Räuber)."""
-    rules = k.rules
+    rules = k.profile
     seats = k.seats
     if contract == "raeuber":
         playing = k.order
