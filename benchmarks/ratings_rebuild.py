@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.server.test_ratings import finished
 
+from stichwerk.rating import Skill, rate_deal
 from stichwerk.storage.db import Database
-from stichwerk.storage.ratings import RatingStore, Standing, rate_deal
+from stichwerk.storage.ratings import RatingStore
 from stichwerk.storage.repo import Repo
 
 NAMES = ["ddv-normal", "ddv-solo-damen", "ddv-hochzeit", "ddv-forfeit-normal", "ddv-hochzeit-reply"]
@@ -59,7 +60,7 @@ def main() -> None:
                 plan.append([*(f"u:{p}" for p in people), "b:heuristic"])
 
         began = time.perf_counter()
-        standings: dict[str, Standing] = {}
+        standings: dict[str, Skill] = {}
         for index, players in enumerate(plan):
             record, result = records[(index % 40) % len(records)]
             standings.update(rate_deal("doppelkopf", record, result, players, standings) or {})

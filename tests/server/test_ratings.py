@@ -14,17 +14,11 @@ from sqlalchemy.orm import Session
 
 from stichwerk.core.action import Action
 from stichwerk.games import get_game
+from stichwerk.rating import MU, SIGMA, Skill, rate_deal, sides
 from stichwerk.server.app import create_app
 from stichwerk.storage.db import Database
 from stichwerk.storage.models import Deal
-from stichwerk.storage.ratings import (
-    MU,
-    SIGMA,
-    RatingStore,
-    Standing,
-    rate_deal,
-    sides,
-)
+from stichwerk.storage.ratings import RatingStore
 from stichwerk.storage.repo import Repo
 from tests.server.helpers import ORIGIN, make_settings, play_until, receive_until
 
@@ -44,7 +38,7 @@ def finished(game: str, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     return base, result
 
 
-def moved(after: dict[str, Standing], key: str) -> float:
+def moved(after: dict[str, Skill], key: str) -> float:
     return after[key].mu - MU
 
 
@@ -142,7 +136,7 @@ def test_deals_that_are_no_game_between_sides_are_not_rated() -> None:
 def test_a_decisive_win_moves_ratings_further_than_a_narrow_one(favourite: bool) -> None:
     record, result = finished("doppelkopf", "ddv-normal")  # Kontra (0, 1) won
     level = 30.0 if favourite else 20.0
-    before = {"u:1": Standing(level, 4.0, 40), "u:2": Standing(level, 4.0, 40)}
+    before = {"u:1": Skill(level, 4.0, 40), "u:2": Skill(level, 4.0, 40)}
 
     def gain(points: int) -> float:
         score = {**result["score"], "settlement": [points] * 2 + [-points] * 2}

@@ -220,4 +220,6 @@ GAME = GameModule(
     setting_docs=lambda lang: {
         "cards_each": "Karten für jeden Platz." if lang == "de" else "Cards dealt to each seat."
     },
+    deal_sides=lambda result, playing: [(s,) for s in playing],
+    typical_margin=None,
 )

@@ -25,6 +25,12 @@ class CardError(RecordError):
     """An unknown or duplicated card code."""
 
 
+class UnknownDealKind(StichwerkError):
+    """A finished deal of a game or contract that a consumer must understand and does not:
+    the ratings asking an engine for the sides of a contract it does not list. Rating it as
+    some other kind would be wrong without a word, so the caller stops with this line."""
+
+
 def one_line(text: str) -> str:
     """``text`` fit for a one-line message: a newline or other control character that came from
     the input (an action named "\\n" in a record) is shown escaped, as Python writes it.

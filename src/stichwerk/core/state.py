@@ -111,6 +111,15 @@ class GameModule:
     setting_docs: Callable[[str], dict[str, str]]
     """Each setting's meaning in a line, in a language ("en" or "de"; any other code gives
     English): the lobby shows it beside the setting."""
+    deal_sides: Callable[[Mapping[str, Any], tuple[int, ...]], list[tuple[int, ...]] | None]
+    """``deal_sides(result, playing)``: the sides a finished deal was played between, as tuples
+    of the seats in ``playing`` (those dealt in), the declarer's or Re's side first; one side a
+    seat when every seat played for itself; ``None`` for a deal that was no game between sides
+    (a redeal). A result of a contract or game type the engine does not list raises
+    :class:`~stichwerk.core.errors.UnknownDealKind`: the ratings stop rather than guess."""
+    typical_margin: float | None
+    """The typical margin of victory in settlement points between the sides' means (a win by
+    this much moves ratings by openskill's own step); ``None``: margins do not scale a step."""
     deal_types: tuple[str, ...] = ()
     """Special deals a table may agree to deal (``new_deal(deal_type=...)``), such as Cego's
     Drescher; each is allowed where the profile's setting of the same name is on."""
@@ -124,3 +133,8 @@ class GameModule:
     a score sheet, and what the list needs of it, checked against where the list stands (a
     Pflicht-Solo by a seat that owes one, a closing round's deal type ...). ``None``: the
     summary's settlement, a deal that counts."""
+    series_outcome: Callable[[Mapping[str, Any]], DealOutcome] | None = None
+    """``series_outcome(result)``: what the list needs of a finished deal's result (whether it
+    counts, a Pflicht-Solo, Bock ...). ``None``: the result's settlement, a deal that counts."""
+    duty_solos: bool = False
+    """Whether the game knows Pflicht-Soli (a score sheet may then ask for them)."""

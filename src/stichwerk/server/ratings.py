@@ -1,9 +1,9 @@
 """Ratings in the web app: taken in as deals finish, leaderboards and rating histories.
 
-The numbers come from ``stichwerk.storage.ratings`` (openskill, computed from the finished
-deals in a fixed order). A worker thread takes finished deals in off the event loop: table
-actors only ring its bell (``notify``) when a deal ends, and the server rings it once at start
-to catch up with deals finished while it was down.
+The numbers come from ``stichwerk.storage.ratings`` (the rows, the deals in a fixed order)
+and ``stichwerk.rating`` (the maths, openskill). A worker thread takes finished deals in off
+the event loop: table actors only ring its bell (``notify``) when a deal ends, and the server
+rings it once at start to catch up with deals finished while it was down.
 
 What a rating shows, to anyone (anonymous included): the players of a game and profile with
 their mu, sigma, conservative rating (mu - 3 sigma) and number of rated deals; and a player's
@@ -25,9 +25,10 @@ from sqlalchemy.orm import Session
 
 from stichwerk.core.errors import one_line
 from stichwerk.games import game_names, get_game
+from stichwerk.rating import PROVISIONAL_DEALS, ordinal
 from stichwerk.server.jsonsafe import StrictJSONRoute
 from stichwerk.storage.db import Database
-from stichwerk.storage.ratings import PROVISIONAL_DEALS, RatingStore, names_of, ordinal
+from stichwerk.storage.ratings import RatingStore, names_of
 
 log = logging.getLogger("stichwerk.ratings")
 

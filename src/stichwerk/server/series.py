@@ -1,23 +1,18 @@
 """A table's series ("Liste"): the server's adapter to ``stichwerk.core.series``.
 
 The core series knows dealer rotation, the sitting dealer of a 5-seat table, redeals that do
-not count, Pflicht-Soli and Bock; a game may add hooks in its ``api`` module
-(``series_rules(profile, options, seats)`` and ``series_outcome(result)``) and otherwise gets
-the plain list: every deal counts and is settled as its result says. The table actor asks only
-what is here, and adds the sheet's labels and the deal numbers of its own log.
+not count, Pflicht-Soli and Bock; a game's entry in the registry may say how its profiles keep
+a list and what a finished deal means to it (``GameModule.series_rules`` and
+``series_outcome``) and otherwise gets the plain list: every deal counts and is settled as its
+result says. The table actor asks only what is here, and adds the sheet's labels and the deal
+numbers of its own log.
 """
 
-import importlib
 from dataclasses import replace
 from typing import Any
 
 from stichwerk.core.series import DealOutcome, Series, SeriesRules
-from stichwerk.games import _MODULES
-
-
-def _hooks(game: str) -> Any:
-    path = _MODULES.get(game)
-    return importlib.import_module(path) if path else None
+from stichwerk.games import get_game
 
 
 class TableSeries:
@@ -37,10 +32,9 @@ class TableSeries:
         list_rules: dict[str, Any] | None = None,
     ) -> None:
         self.game = game
-        hooks = _hooks(game)
-        make_rules = getattr(hooks, "series_rules", None)
-        if make_rules is not None:
-            rules: SeriesRules = make_rules(profile, options, seats)
+        engine = get_game(game)
+        if engine.series_rules is not None:
+            rules = engine.series_rules(profile, options, seats)
             if rules.games != length:
                 # A list of another length than the profile's owes no Pflicht-Soli.
                 rules = replace(rules, games=length, duty_solos=0)
@@ -58,7 +52,7 @@ class TableSeries:
             )
             if list_rules.get("duty_owed") is not None and rules.duty_solos:
                 owed = [int(n) for n in list_rules["duty_owed"]]
-        self._outcome = getattr(hooks, "series_outcome", None)
+        self._outcome = engine.series_outcome
         self.series = Series(rules, first_dealer=first_dealer, duty_owed=owed)
         self.labels: list[str] = []
         self.numbers: list[int] = []
@@ -80,7 +74,7 @@ class TableSeries:
     def add(self, number: int, result: dict[str, Any]) -> bool:
         """Write deal ``number``'s result into the list; returns whether it counted."""
         if self._outcome is not None:
-            outcome: DealOutcome = self._outcome(result)
+            outcome = self._outcome(result)
         else:
             score = result.get("score", {})
             outcome = DealOutcome(settlement=tuple(score.get("settlement", ())))

@@ -132,7 +132,7 @@ def read_settings(
     duty_solos = get_int(obj, "duty_solos", what, default=default_duty, lo=0)
     if duty_solos > 10:
         raise RecordError("'duty_solos' must be from 0 to 10")
-    if duty_solos and game != "doppelkopf":
+    if duty_solos and not module.duty_solos:
         raise RecordError(f"'duty_solos': {game} has no Pflicht-Soli")
     if duty_solos and games is None:
         raise RecordError("'duty_solos': Pflicht-Soli need a list of a fixed number of games")
