@@ -75,28 +75,10 @@ LAZY: dict[tuple[str, str], str] = {
 # --- routers; F: bots, arena, research, analysis, storage's bot accounts; G: the engines'
 # --- kernels keep only the rules). Remove an entry once it is gone (the tests say so).
 KNOWN_CIRCLES: dict[frozenset[str], str] = {
-    frozenset({"stichwerk.bots.base", "stichwerk.bots.external"}): "F",
     frozenset(
         {"stichwerk.arena", "stichwerk.bots.doppelkopf.rollouts", "stichwerk.bots.warm"}
     ): "F",
     frozenset({"stichwerk.research", "stichwerk.research.aec"}): "F",
-    frozenset(
-        {
-            "stichwerk.server.analysis",
-            "stichwerk.server.app",
-            "stichwerk.server.bots",
-            "stichwerk.server.botsockets",
-            "stichwerk.server.config",
-            "stichwerk.server.gate",
-            "stichwerk.server.hub",
-            "stichwerk.server.public",
-            "stichwerk.server.ratings",
-            "stichwerk.server.sheets",
-            "stichwerk.server.table",
-            "stichwerk.server.tournaments",
-            "stichwerk.server.websocket",
-        }
-    ): "C",
 }
 """Modules that import each other (a set may shrink while its circle lasts)."""
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
@@ -117,7 +99,6 @@ KNOWN_IN_FUNCTION: dict[tuple[str, str], str] = {
     ("stichwerk.analysis", "stichwerk.bots.players"): "F",
     ("stichwerk.analysis", "stichwerk.bots.warm"): "F",
     ("stichwerk.arena", "time"): "F",
-    ("stichwerk.bots.base", "stichwerk.bots.external"): "F",
     ("stichwerk.bots.cego.playout", "stichwerk.cego.profiles"): "F",
     ("stichwerk.bots.cego.rollouts", "stichwerk.bots.warm"): "F",
     ("stichwerk.bots.cego.search", "stichwerk.bots.cego.search_v1"): "F",
@@ -158,8 +139,6 @@ KNOWN_IN_FUNCTION: dict[tuple[str, str], str] = {
     ("stichwerk.server.config", "stichwerk.bots.base"): "C",
     ("stichwerk.server.config", "stichwerk.games"): "C",
     ("stichwerk.server.config", "stichwerk.server.public"): "C",
-    ("stichwerk.server.public", "stichwerk.server.app"): "C",
-    ("stichwerk.server.websocket", "stichwerk.server.app"): "C",
 }
 """(module, imported module) imported inside a function without a reason."""
 

@@ -55,13 +55,21 @@ class RandomBot:
 
 BotFactory = Callable[..., Bot]
 
-# name -> (module, attribute) of a factory taking (game: str, seed: int | str, **params).
+# name -> (module, attribute) of a factory taking (game: str, seed: int | str, **params). A
+# registry names its bots by string and imports one when it is asked for: a bot's module
+# imports this one (for ``Bot``, ``legal_of``, ``make_bot``), never the reverse.
 _BOTS: dict[str, tuple[str, str]] = {
     "random": ("stichwerk.bots.base", "_random_factory"),
     "heuristic": ("stichwerk.bots.players", "make_heuristic"),
     "search-v1": ("stichwerk.bots.players", "make_search_v1"),
     "search": ("stichwerk.bots.players", "make_search"),
 }
+
+
+_PREFIXES: dict[str, tuple[str, str]] = {
+    "cmd:": ("stichwerk.bots.external", "make_external"),
+}
+"""Name prefix -> the factory of bots named by it, given the rest of the name first."""
 
 
 def _random_factory(game: str, seed: int | str = 0, **params: Any) -> Bot:
@@ -81,10 +89,10 @@ def bot_names() -> list[str]:
 def make_bot(name: str, game: str, seed: int | str = 0, **params: Any) -> Bot:
     """A new bot ``name`` for ``game``, or ``StichwerkError`` with one line. ``cmd:PROGRAM``
     names an outside program speaking the bot protocol (``stichwerk.bots.external``)."""
-    if name.startswith("cmd:"):
-        from stichwerk.bots.external import make_external
-
-        return make_external(name[4:], game, seed, **params)
+    for prefix, (module, attribute) in _PREFIXES.items():
+        if name.startswith(prefix):
+            made: BotFactory = getattr(importlib.import_module(module), attribute)
+            return made(name[len(prefix) :], game, seed, **params)
     if name not in _BOTS:
         known = ", ".join([*_BOTS, "cmd:PROGRAM"])
         raise StichwerkError(f"unknown bot {name!r} (known: {known})")
