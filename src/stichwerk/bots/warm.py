@@ -19,101 +19,52 @@ second or two. Only one warm-up runs at a time (a lock beside the marker).
 """
 
 import contextlib
-import hashlib
-import importlib.util
 import logging
 import multiprocessing
 import os
 import sys
 import time
 from multiprocessing.process import BaseProcess
-from pathlib import Path
 from typing import IO
 
-log = logging.getLogger("stichwerk.bots.warm")
-
-_ROOT = Path(__file__).resolve().parent.parent
-KERNEL_SOURCES = (
-    "core/kernel.py",
-    "cego/kernel.py",
-    "doppelkopf/kernel.py",
-    "bots/cego/playout.py",
-    "bots/cego/sampler.py",
-    "bots/cego/compiled.py",
-    "bots/doppelkopf/playout.py",
-    "bots/doppelkopf/sampler.py",
-    "bots/doppelkopf/compiled.py",
+from stichwerk.bots.base import make_bot
+from stichwerk.bots.doppelkopf.rollouts import policy_tables
+from stichwerk.bots.kernelcache import (
+    KERNEL_SOURCES,
+    MARKER_PREFIX,
+    cache_dir,
+    cached,
+    digest,
+    has_numba,
+    mark_cached,
+    marker,
 )
-"""Every module with numba functions (``stichwerk.core.kernel.jit``), relative to the package."""
+from stichwerk.doppelkopf.profiles import DDV
+from stichwerk.games import get_game
+from stichwerk.pools import exit_with_parent
 
-MARKER_PREFIX = "stichwerk-kernels-"
+__all__ = [
+    "KERNEL_SOURCES",
+    "MARKER_PREFIX",
+    "cache_dir",
+    "cached",
+    "digest",
+    "ensure",
+    "has_numba",
+    "main",
+    "mark_cached",
+    "marker",
+    "start_background",
+    "warm",
+]
 
-
-def has_numba() -> bool:
-    """Whether numba and numpy are installed (without importing them)."""
-    return all(importlib.util.find_spec(name) is not None for name in ("numba", "numpy"))
-
-
-def cache_dir() -> Path:
-    """Where the marker lives: numba's ``NUMBA_CACHE_DIR`` when set, else the bots'
-    ``__pycache__`` (numba's own cache sits beside each module), else the user's cache."""
-    configured = os.environ.get("NUMBA_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    in_tree = _ROOT / "bots" / "__pycache__"
-    if os.access(in_tree if in_tree.exists() else in_tree.parent, os.W_OK):
-        return in_tree
-    return Path.home() / ".cache" / "stichwerk"
-
-
-def digest() -> str:
-    """What the cache was compiled from: numba, Python and the kernel sources' stamps."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    h = hashlib.sha256()
-    try:
-        h.update(version("numba").encode())
-    except PackageNotFoundError:
-        h.update(b"-")
-    h.update(sys.version.encode())
-    for name in KERNEL_SOURCES:
-        try:
-            st = (_ROOT / name).stat()
-        except OSError:
-            h.update(f"{name}:missing".encode())
-            continue
-        h.update(f"{name}:{st.st_mtime_ns}:{st.st_size}".encode())
-    return h.hexdigest()[:16]
-
-
-def marker() -> Path:
-    """The file whose presence says the kernels of this digest are in the cache."""
-    return cache_dir() / f"{MARKER_PREFIX}{digest()}.ready"
-
-
-def cached() -> bool:
-    """Whether the kernels are compiled into numba's cache (a few stats, no import of numba)."""
-    return marker().exists()
-
-
-def mark_cached() -> Path:
-    """Leave the marker (and remove the markers of older kernels)."""
-    path = marker()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for old in path.parent.glob(f"{MARKER_PREFIX}*.ready"):
-        if old != path:
-            with contextlib.suppress(OSError):
-                old.unlink()
-    path.write_text(f"numba kernels compiled at {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
-    return path
+log = logging.getLogger("stichwerk.bots.warm")
 
 
 def warm() -> list[tuple[str, float]]:
     """Call every kernel entry point once; the seconds each step took."""
-    from stichwerk.bots.cego import playout as cego_playout
+    from stichwerk.bots.cego import playout as cego_playout  # numba: compiled here
     from stichwerk.bots.doppelkopf import playout as doppelkopf_playout
-    from stichwerk.bots.doppelkopf.rollouts import policy_tables
-    from stichwerk.doppelkopf.profiles import DDV
 
     steps: list[tuple[str, float]] = []
     start = time.perf_counter()
@@ -131,14 +82,22 @@ def warm() -> list[tuple[str, float]]:
 
 
 def _search_deal(game: str, profile: str) -> None:
-    from stichwerk.arena import ArenaSpec, play_deal
-
-    # Few worlds: the point is to call each kernel, not to play well. Two searches (the first
-    # still plays in arenas and benchmarks) in both rotations, on the kernel even before the
-    # marker is there (that is what this compiles).
-    few = {"worlds": 4, "compiled": True}
-    bots = ("search", "search-v1")
-    play_deal(ArenaSpec(game, profile, bots, 1, 4, bot_params=dict.fromkeys(bots, few)), 0)
+    """One deal played by today's search against the first, in both rotations (as the arena
+    seats two bots at four seats), on the kernels even before the marker is there (that is
+    what this compiles). Few worlds: the point is to call each kernel, not to play well."""
+    engine = get_game(game)
+    names = ("search", "search-v1")
+    for rotation in range(2):
+        state = engine.new_deal(profile=profile, players=4, dealer=0, seed="warm-0")
+        bots = [
+            make_bot(names[(seat + rotation) % 2], game, f"warm-{rotation}-{seat}",
+                     worlds=4, compiled=True)
+            for seat in range(4)
+        ]  # fmt: skip
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            state.apply(bots[seat].act(state.view(seat)))
 
 
 def _lock(wait: bool = False) -> IO[str] | None:
@@ -196,8 +155,6 @@ def ensure() -> None:
 
 def _background() -> None:
     """The child's body: lower priority than the server, ends with it (``stichwerk.pools``)."""
-    from stichwerk.pools import exit_with_parent
-
     exit_with_parent()
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)

@@ -16,6 +16,7 @@ from typing import Any
 
 from stichwerk.bots.cego.knowledge import Knowledge
 from stichwerk.bots.cego.world import _lean
+from stichwerk.bots.kernelcache import cached
 from stichwerk.cego.contracts import EXCHANGES
 
 _KERNEL: list[ModuleType | None] = []
@@ -41,8 +42,6 @@ def ready() -> bool:
     compiler: the kernels are in numba's cache (``stichwerk.bots.warm``, which the web server
     starts in the background). A search built without ``compiled=...`` asks this, so its first
     decision never waits a minute on the compiler: it searches in Python until then."""
-    from stichwerk.bots.warm import cached
-
     return cached() and available()
 
 

@@ -16,7 +16,10 @@ from types import ModuleType
 from typing import Any
 
 from stichwerk.bots.doppelkopf.knowledge import LEVEL_ACTS, Knowledge
+from stichwerk.bots.doppelkopf.policy import STYLE, tables
+from stichwerk.bots.kernelcache import cached
 from stichwerk.doppelkopf.profiles import Profile
+from stichwerk.doppelkopf.trumps import SCHEMES, order_for
 
 _KERNEL: list[ModuleType | None] = []
 
@@ -41,8 +44,6 @@ def ready() -> bool:
     compiler: the kernels are in numba's cache (``stichwerk.bots.warm``, which the web server
     starts in the background). A search built without ``compiled=...`` asks this, so its first
     decision never waits a minute on the compiler: it searches in Python until then."""
-    from stichwerk.bots.warm import cached
-
     return cached() and available()
 
 
@@ -65,16 +66,12 @@ def policy_tables(profile: Profile, style: int | None = None) -> Any:
     """The roll-out policy's numbers (``policy.tables``) for every card order of ``profile``
     and both fox rules, and its ``style`` (default ``policy.STYLE``), as the kernel's
     :class:`~stichwerk.bots.doppelkopf.playout.PolicyTables`."""
-    from stichwerk.bots.doppelkopf.policy import STYLE, tables
-
     if style is None:
         style = STYLE
     hit = _POLICY.get((profile, style))
     if hit is not None:
         return hit
     import numpy as np
-
-    from stichwerk.doppelkopf.trumps import SCHEMES, order_for
 
     assert available()
     P = playout()
