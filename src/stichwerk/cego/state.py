@@ -25,6 +25,7 @@ from stichwerk.cego import scoring
 from stichwerk.cego.cards import CODES, ID, SUIT_MASK, SUIT_OF, TRUMP, TRUMPS
 from stichwerk.cego.contracts import EXCHANGES, FIXED, OWN_HAND
 from stichwerk.cego.profiles import Profile
+from stichwerk.cego.view import build_view, sorted_codes, visible
 from stichwerk.core.action import Action
 from stichwerk.core.bits import Bits, bits_list, highest, lowest
 from stichwerk.core.errors import CardError, IllegalAction
@@ -475,6 +476,19 @@ class CegoState:
     def gegensolo(self) -> bool:
         """Whether the contract was won in an auction after a Gegensolo."""
         return self._gegensolo
+
+    @property
+    def picked_up(self) -> Bits:
+        """The blind as the declarer took it up (0 before the exchange, and without one)."""
+        return self._picked_up
+
+    @property
+    def auction(self) -> tuple[int, str, int | None, list[int]] | None:
+        """During the auction: the holder, the contract he holds, the challenger and the seats
+        that dropped out; ``None`` in every other phase."""
+        if self.phase != AUCTION:
+            return None
+        return self._holder, self.profile.ladder[self._level], self._challenger, list(self.dropped)
 
     def _next(self, seat: int) -> int:
         return self._next_seat[seat]
@@ -1409,10 +1423,10 @@ class CegoState:
             assert declarer is not None
             out["last_trick_with_geiss"] = self._ulti_won(declarer)
         if self.declarer is not None and contract in EXCHANGES:
-            out["laid_out"] = _sorted_codes(self.shown)
-            out["laid_away"] = _sorted_codes(self.laid_away)
-            out["pressed"] = _sorted_codes(self.pressed | self.forced_press)
-            out["forced_press"] = _sorted_codes(self.forced_press)
+            out["laid_out"] = sorted_codes(self.shown)
+            out["laid_away"] = sorted_codes(self.laid_away)
+            out["pressed"] = sorted_codes(self.pressed | self.forced_press)
+            out["forced_press"] = sorted_codes(self.forced_press)
         if self.aufgedeckt:
             assert declarer is not None
             out["aufgedeckt"] = {"schinder": list(self.schinder)}
@@ -1482,95 +1496,14 @@ class CegoState:
     # -------------------------------------------------------------------- views
 
     def visible(self, seat: int | None) -> Bits:
-        """Every card ``seat`` has seen so far (a spectator: ``None``).
-
-        The basis of every view: the own dealt hand, every played and laid-out card, for the
-        declarer the blind he took up and what he laid away, a shown forced press, all hands
-        once shown by *aufdecken*, and everything once the deal is over.
-        """
-        if self.phase == OVER:
-            return C.ALL
-        seen = self.shown | self.laid_out
-        for p in self.piles:
-            seen |= p
-        for _, c in self._trick:
-            seen |= 1 << c
-        if self.contract is not None and self.contract in self.profile.forced_press_shown:
-            seen |= self.forced_press
-        if seat is None:
-            return seen
-        seen |= self.dealt[seat] | self.hands[seat]
-        if seat == self.declarer and self._picked_up:
-            seen |= self._picked_up | self.laid_away | self.pressed | self.forced_press
-        return seen
+        """Every card ``seat`` has seen so far (a spectator: ``None``); see
+        :func:`stichwerk.cego.view.visible`."""
+        return visible(self, seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see now (``None``: a spectator, who sees no hand)."""
-        over = self.phase == OVER
-        out: dict[str, Any] = {
-            "game": "cego",
-            "profile": self.profile.name,
-            "options": dict(self.options),
-            "seats": self.seats,
-            "players": self.players,
-            "dealer": self.dealer,
-            "vorhand": self.vorhand,
-            "deal_type": self.deal_type,
-            "seat": seat,
-            "phase": self.phase,
-            "to_act": self.to_act_seat,
-            "hand": None if seat is None else _sorted_codes(self.hands[seat]),
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "history": [self._seen_action(a, seat, over) for a in self.history],
-            "trick": [{"seat": s, "card": CODES[c]} for s, c in self._trick],
-            "trick_no": self.trick_no,
-            "leader": self.leader,
-            "last_trick": None,
-            "tricks_won": list(self.tricks_won),
-            "legal_actions": []
-            if seat is None
-            else [a.to_json() for a in self.legal_actions(seat)],
-            "contract": self.contract,
-            "declarer": self.declarer,
-            "value": self.value,
-            "gegensolo": self._gegensolo,
-            "announcer": self.announcer,
-            "laid_out": _sorted_codes(self.laid_out),
-            "shown": _sorted_codes(self.shown),
-            "never_wins": _sorted_codes(self.never_wins & self.visible(None)),
-            "blind_size": self.blind.bit_count(),
-            "result": self.result(),
-        }
-        if self.last_trick is not None:
-            cards, winner = self.last_trick
-            out["last_trick"] = {
-                "cards": [{"seat": s, "card": CODES[c]} for s, c in cards],
-                "winner": winner,
-            }
-        if self.phase == AUCTION:
-            out["auction"] = {
-                "holder": self._holder,
-                "level": self.profile.ladder[self._level],
-                "challenger": self._challenger,
-                "dropped": list(self.dropped),
-            }
-        if self.contract is not None and self.contract in self.profile.forced_press_shown:
-            out["shown_press"] = C.codes(self.forced_press)
-        if seat is not None and seat == self.declarer and self._picked_up:
-            out["blind"] = _sorted_codes(self._picked_up)
-            out["laid_away"] = _sorted_codes(self.laid_away)
-            out["pressed"] = _sorted_codes(self.pressed | self.forced_press)
-        if over:
-            out["deal"] = {
-                "hands": [_sorted_codes(h) for h in self.dealt],
-                "blind": _sorted_codes(self.blind),
-            }
-        return out
-
-    def _seen_action(self, action: Action, seat: int | None, over: bool) -> dict[str, Any]:
-        if action.act in ("keep", "press") and action.seat != seat and not over:
-            return {"seat": action.seat, "act": action.act, "count": len(action.cards)}
-        return action.to_json()
+        """What ``seat`` may see now (``None``: a spectator, who sees no hand); built by
+        :mod:`stichwerk.cego.view`."""
+        return build_view(self, seat, [] if seat is None else self.legal_actions(seat))
 
     # ------------------------------------------------------------------- records
 
@@ -1585,30 +1518,11 @@ class CegoState:
         if self.seats != self.players:
             record["seats"] = self.seats
         record["dealer"] = self.dealer
-        record["hands"] = [_sorted_codes(h) for h in self.dealt]
-        record["blind"] = _sorted_codes(self.blind)
+        record["hands"] = [sorted_codes(h) for h in self.dealt]
+        record["blind"] = sorted_codes(self.blind)
         if self.deal_type is not None:
             record["deal_type"] = self.deal_type
         record["actions"] = [a.to_json() for a in self.history]
         if self._result is not None:
             record["result"] = self.result()
         return record
-
-
-def _codes_down(start: int, width: int) -> tuple[tuple[str, ...], ...]:
-    """For each ``width``-bit slice from card ``start``: its cards' codes, highest id first."""
-    return tuple(
-        tuple(CODES[start + i] for i in reversed(range(width)) if v >> i & 1)
-        for v in range(1 << width)
-    )
-
-
-_DOWN: Final = tuple(_codes_down(start, width) for start, width in _SLICES)
-
-
-def _sorted_codes(mask: Bits) -> list[str]:
-    """The codes of ``mask`` in display order (``cards.sort_key``: trumps high to low, then
-    each colour high to low; a higher id is the higher card), by six table lookups."""
-    t0, t1, cs, ss, hs, ds = _DOWN
-    return [*t1[mask >> 11 & 2047], *t0[mask & 2047], *cs[mask >> 22 & 255],
-            *ss[mask >> 30 & 255], *hs[mask >> 38 & 255], *ds[mask >> 46]]  # fmt: skip

@@ -28,8 +28,13 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-COMPILED = ("stichwerk.cego.state", "stichwerk.cego.scoring", "stichwerk.core.rng")
-"""The modules compiled: the Cego engine's state and scoring, the deal's shuffle."""
+COMPILED = (
+    "stichwerk.cego.state",
+    "stichwerk.cego.scoring",
+    "stichwerk.cego.view",
+    "stichwerk.core.rng",
+)
+"""The modules compiled: the Cego engine's state, scoring and view, the deal's shuffle."""
 DEPENDS_ON = ("cego", "core")
 """The subpackages whose sources the compiled modules are built from (digested as a whole)."""
 GROUP = "stichwerk_native"
