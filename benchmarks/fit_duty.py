@@ -12,6 +12,7 @@ table; the script writes ``--quantiles`` evenly spaced quantiles of ``X`` per pr
 """
 
 import argparse
+import importlib
 import time
 from pathlib import Path
 
@@ -83,8 +84,9 @@ def main() -> None:
         lines.append("}")
         lines.append("# fmt: on")
         TABLE.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        from stichwerk.bots.doppelkopf import duty
+        from stichwerk.bots.doppelkopf import duty, duty_table
 
+        importlib.reload(duty_table)  # the table just written, not the one read at the start
         duty.owing_loss.cache_clear()
         for profile in table:
             p = PROFILES[profile]

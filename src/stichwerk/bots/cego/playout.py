@@ -62,7 +62,7 @@ from stichwerk.cego.kernel import (
     set_order,
     settle,
 )
-from stichwerk.cego.profiles import Profile
+from stichwerk.cego.profiles import SCHWARZWALD, Profile
 from stichwerk.core.kernel import (
     highest,
     in_threads,
@@ -512,7 +512,5 @@ def random_deals(
 
 def warm_up() -> None:
     """Compile (or load from the cache) every entry point, so the first decision is not slow."""
-    from stichwerk.cego.profiles import SCHWARZWALD
-
     random_deals(SCHWARZWALD, contract="cego", deals=1, policy=HEURISTIC)
     random_deals(SCHWARZWALD, contract="raeuber", deals=1, policy=RANDOM)

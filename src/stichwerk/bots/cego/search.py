@@ -32,7 +32,7 @@ from typing import Any
 
 from stichwerk.bots import clock
 from stichwerk.bots.base import View, legal_of
-from stichwerk.bots.cego import rollouts
+from stichwerk.bots.cego import rollouts, search_v1
 from stichwerk.bots.cego.bidding import solo_model
 from stichwerk.bots.cego.heuristic import CegoHeuristicBot
 from stichwerk.bots.cego.knowledge import Knowledge, mask_of, read
@@ -609,6 +609,4 @@ def make(game: str, seed: int | str = 0, **params: Any) -> CegoSearch:
 def throughput(seconds: float = 2.0, seed: int = 1, compiled: bool = False) -> dict[str, float]:
     """Determinizations and roll-outs per second (``benchmarks/search_speed.py``): both searches
     sample and roll out on the same paths, so this is ``search_v1.throughput``."""
-    from stichwerk.bots.cego import search_v1
-
     return search_v1.throughput(seconds, seed, compiled)

@@ -32,6 +32,7 @@ from stichwerk.bots.cego.world import (
 )
 from stichwerk.bots.speed import mid_deal_views, rates
 from stichwerk.cego import cards as C
+from stichwerk.cego.record import new_deal
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
 
@@ -158,8 +159,6 @@ def throughput(seconds: float = 2.0, seed: int = 1, compiled: bool = False) -> d
     ``compiled`` the kernel does both, 64 worlds per call (each position packed once, as the
     search packs once per decision); else the pure-Python path, one at a time.
     """
-    from stichwerk.cego.record import new_deal
-
     rng = random.Random(seed)
     views = mid_deal_views(new_deal, CegoHeuristicBot, rng, max_skip=30)
     positions = [read(v) for v in views]

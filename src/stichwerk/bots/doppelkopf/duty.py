@@ -24,6 +24,7 @@ and the bots decide as they did before.
 from collections.abc import Sequence
 from functools import cache
 
+from stichwerk.bots.doppelkopf import duty_table  # written by fit_duty.py
 from stichwerk.bots.doppelkopf.knowledge import Knowledge
 from stichwerk.core.series import games_to_choose
 
@@ -32,9 +33,7 @@ from stichwerk.core.series import games_to_choose
 def owing_loss(profile: str, penalty: float, forced: bool, chances: int) -> float:
     """``L(chances)``: the expected loss of still owing the Pflicht-Solo with ``chances`` deals
     left to play it by choice, under ``profile``'s solo values."""
-    from stichwerk.bots.doppelkopf.duty_table import SOLO_GAIN  # written by fit_duty.py
-
-    gains = SOLO_GAIN[profile if profile in SOLO_GAIN else "wielandstrasse"]
+    gains = duty_table.SOLO_GAIN[profile if profile in duty_table.SOLO_GAIN else "wielandstrasse"]
     return loss_of_owing(gains, None if forced else penalty * 3 / 4, chances)
 
 

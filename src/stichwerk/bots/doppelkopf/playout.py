@@ -84,7 +84,7 @@ from stichwerk.doppelkopf.kernel import (
     start_game,
     tables_for,
 )
-from stichwerk.doppelkopf.profiles import Profile
+from stichwerk.doppelkopf.profiles import DDV, Profile
 from stichwerk.doppelkopf.trumps import TRUMP
 
 RANDOM, HEURISTIC = 0, 1
@@ -762,8 +762,6 @@ def random_deals(
 def warm_up(policy_tables: PolicyTables) -> None:
     """Compile (or load from the cache) the fresh deals, a normal game and a solo, under both
     policies (the heuristic's tables: ``rollouts.policy_tables``)."""
-    from stichwerk.doppelkopf.profiles import DDV
-
     for policy in (RANDOM, HEURISTIC):
         for game in ("normal", "solo-kreuz"):
             random_deals(DDV, deals=1, game=game, policy=policy, policy_tables=policy_tables)

@@ -30,18 +30,21 @@ import copy
 import math
 import random
 from dataclasses import replace
+from itertools import combinations
 from typing import Any
 
 from stichwerk.bots import clock
 from stichwerk.bots.base import OUT_OF_TURN, View, legal_of
-from stichwerk.bots.doppelkopf import rollouts
+from stichwerk.bots.doppelkopf import rollouts, search_v1
 from stichwerk.bots.doppelkopf.duty import discharge_value, discharges
 from stichwerk.bots.doppelkopf.heuristic import (
     TAKE,
     DoppelkopfHeuristicBot,
+    high_trumps,
     order_of,
     return_score,
     team_of,
+    trump_count,
 )
 from stichwerk.bots.doppelkopf.knowledge import LEVEL_ACTS, Knowledge, read
 from stichwerk.bots.doppelkopf.policy import STYLE, choose_card
@@ -58,6 +61,7 @@ from stichwerk.core.bits import bits_list
 from stichwerk.core.errors import StichwerkError
 from stichwerk.doppelkopf.cards import CARD_AUGEN, CODE_INDEX, code_mask, code_of
 from stichwerk.doppelkopf.fast import FastPlay
+from stichwerk.doppelkopf.trumps import TRUMP, reservation_kinds
 
 EPS = 0.5
 """How often the inference lets a seat stray from the policy (see ``compiled.replay_loglik``)."""
@@ -602,8 +606,6 @@ def _plays(k: Knowledge, actions: list[Action]) -> tuple[list[Action], list[int]
 
 def _declarable(k: Knowledge) -> list[str]:
     """Every declaration the seat's hand allows (``reservation_kinds``), solos by type."""
-    from stichwerk.doppelkopf.trumps import reservation_kinds
-
     out: list[str] = []
     for kind in reservation_kinds(k.profile, k.hand):
         if kind == "solo":
@@ -652,8 +654,6 @@ def _mean_half(values: list[float]) -> tuple[float, float]:
 
 def _takes_hand(k: Knowledge, hand: int) -> bool:
     """The bots' rule for taking an Armut, on a hand of the sampled world."""
-    from stichwerk.bots.doppelkopf.heuristic import high_trumps, trump_count
-
     order = order_of(k, "normal")
     trumps = trump_count(hand, order)
     high = high_trumps(hand, order, 4)
@@ -662,10 +662,6 @@ def _takes_hand(k: Knowledge, hand: int) -> bool:
 
 def _best_return_python(k: Knowledge, hand: int, n: int) -> int:
     """The cards a taker gives back by the bots' rule (``return_score``), as a mask."""
-    from itertools import combinations
-
-    from stichwerk.doppelkopf.trumps import TRUMP
-
     order = order_of(k, "normal")
     cards = bits_list(hand)
     best, best_score = 0, -math.inf
@@ -709,6 +705,4 @@ def make(game: str, seed: int | str = 0, **params: Any) -> DoppelkopfSearch:
 def throughput(seconds: float = 2.0, seed: int = 1, compiled: bool = False) -> dict[str, float]:
     """Determinizations and roll-outs per second (``benchmarks/search_speed.py``): both searches
     sample and roll out on the same paths, so this is ``search_v1.throughput``."""
-    from stichwerk.bots.doppelkopf import search_v1
-
     return search_v1.throughput(seconds, seed, compiled)

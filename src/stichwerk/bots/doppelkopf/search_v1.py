@@ -38,6 +38,7 @@ from stichwerk.bots.speed import mid_deal_views, rates
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
 from stichwerk.doppelkopf.cards import CODE_INDEX, code_mask
+from stichwerk.doppelkopf.record import new_deal
 
 ANNOUNCE_MARGIN = 0.1
 """An announcement must gain this much per deal (in settlement points, beyond the noise)."""
@@ -254,8 +255,6 @@ def throughput(seconds: float = 2.0, seed: int = 1, compiled: bool = False) -> d
     ``compiled`` the kernel does both, 64 worlds per call (each position packed once, as the
     search packs once per decision); else the pure-Python path, one at a time.
     """
-    from stichwerk.doppelkopf.record import new_deal
-
     rng = random.Random(seed)
     views = mid_deal_views(new_deal, DoppelkopfHeuristicBot, rng, max_skip=36)
     positions = [read(v) for v in views]
