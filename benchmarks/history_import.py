@@ -178,7 +178,8 @@ def real_backup(players: int) -> bytes:
 
     from stichwerk.storage.db import Database
     from stichwerk.storage.sheets import NewChange, SheetRepo
-    from stichwerk.storage.tournaments import TournamentStore, next_step
+    from stichwerk.storage.tournaments import TournamentStore
+    from stichwerk.tournament.day import next_step
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Database(f"sqlite:///{tmp}/real.db")
@@ -189,7 +190,7 @@ def real_backup(players: int) -> bytes:
             name="Real", format_name="wielandstrasse", held_on="2025-01-01", series="R", seed="r"
         ).id
         store.add_players(tid, [f"Spieler {i:03d}" for i in range(players)])
-        while next_step(store.need(tid))["action"] in ("draw", "endrunde"):
+        while next_step(store.need(tid)).action in ("draw", "endrunde"):
             data = store.draw(tid)
             for table in data.rounds[-1].tables:
                 assert table.list_id is not None

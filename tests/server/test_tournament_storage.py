@@ -14,16 +14,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from stichwerk.core.errors import StichwerkError
+from stichwerk.server.tournament_json import state_json
 from stichwerk.sheet.log import replay
 from stichwerk.storage.db import MIGRATIONS, Database
 from stichwerk.storage.models import TournamentChange
 from stichwerk.storage.sheets import NewChange, SheetRepo
-from stichwerk.storage.tournaments import (
-    TournamentError,
-    TournamentStore,
-    state_json,
-)
+from stichwerk.storage.tournaments import TournamentStore
 from stichwerk.tournament import table_results
+from stichwerk.tournament.snapshot import TournamentError
 from tests.server.tournament_helpers import NAMES, doko_deals, play_round
 
 TABLES = {

@@ -5,8 +5,10 @@ import random
 from typing import Any
 
 from stichwerk.core.rng import seed_to_int
-from stichwerk.storage.tournaments import TableRow, TournamentData, TournamentStore, table_rules
+from stichwerk.storage.tournaments import TournamentStore
+from stichwerk.tournament.snapshot import TableRow, TournamentData
 from stichwerk.tournament.standings import Result
+from stichwerk.tournament_tables import table_rules
 
 NAMES = [
     "Anna",

@@ -25,19 +25,15 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from stichwerk.cli.common import fail, print_json, read_text
 from stichwerk.core.errors import StichwerkError
+from stichwerk.server.tournament_json import state_json
 from stichwerk.storage.db import Database, database_url
-from stichwerk.storage.tournaments import (
-    RoundRow,
-    TournamentData,
-    TournamentStore,
-    UnknownTournament,
-    parse_name_list,
-    state_json,
-)
+from stichwerk.storage.tournaments import TournamentStore
 from stichwerk.tournament.bounds import lower_bound
+from stichwerk.tournament.cleaning import parse_name_list
 from stichwerk.tournament.draw import Plan, draw_vorrunde, seats_at
 from stichwerk.tournament.formats import TournamentFormat, get_format
 from stichwerk.tournament.lists import write_list_csv, write_results_csv
+from stichwerk.tournament.snapshot import RoundRow, TournamentData, UnknownTournament
 
 tournament_app = typer.Typer(
     rich_markup_mode=None,

@@ -12,7 +12,10 @@ The words of the Wielandstraße rules (seed 004, VI), used as names here:
 
 Nothing here touches a database, the server or the web: the storage keeps players, draws and
 results and calls these functions (:mod:`.formats`, :mod:`.draw`, :mod:`.bounds`,
-:mod:`.standings`, :mod:`.lists`). ``docs/tournaments.md`` is the director's guide.
+:mod:`.standings`, :mod:`.lists`). A day as the storage read it is a snapshot of plain data
+(:mod:`.snapshot`); the director's input is cleaned by :mod:`.cleaning` and checked against
+the day by :mod:`.day` (what may change now, what comes next, what a correction leaves
+behind). ``docs/tournaments.md`` is the director's guide.
 """
 
 from stichwerk.tournament.bounds import exact_minimum, exact_optimum, lower_bound, unfairness
