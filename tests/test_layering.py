@@ -86,8 +86,6 @@ KNOWN_PRIVATE: dict[tuple[str, str, str], str] = {
         "stichwerk.cego.kernel",
         "_lay_out_options",
     ): "G (the engines' kernels keep only the rules)",
-    ("stichwerk.bots.cego.rollouts", "stichwerk.bots.cego.world", "_lean"): "F",
-    ("stichwerk.storage.botaccounts", "stichwerk.storage.repo", "_user_info"): "F",
 }
 """(module, other module, private name)."""
 KNOWN_IN_FUNCTION: dict[tuple[str, str], str] = {

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from stichwerk.storage.db import Database
 from stichwerk.storage.models import BotToken, User
-from stichwerk.storage.repo import NameTaken, UserInfo, _user_info
+from stichwerk.storage.repo import NameTaken, UserInfo, user_info
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ class BotAccounts:
                 .join(BotToken, BotToken.user_id == User.id)
                 .where(BotToken.id == token_hash)
             )
-            return None if user is None or user.bot_owner_id is None else _user_info(user)
+            return None if user is None or user.bot_owner_id is None else user_info(user)
 
     def has_token(self, bot_id: int, token_hash: str) -> bool:
         """Whether ``token_hash`` is still the bot's token."""

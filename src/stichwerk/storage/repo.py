@@ -202,7 +202,7 @@ class Repo:
                     user = User(username=username, password_hash=password_hash, is_guest=is_guest)
                     session.add(user)
                     session.flush()
-                    return _user_info(user)
+                    return user_info(user)
             except IntegrityError:
                 raise NameTaken(username) from None
 
@@ -212,7 +212,7 @@ class Repo:
             user = session.scalar(select(User).where(func.lower(User.username) == username.lower()))
             if user is None:
                 return None
-            return _user_info(user)
+            return user_info(user)
 
     def user(self, user_id: int) -> UserInfo | None:
         """The account with id ``user_id``."""
@@ -220,7 +220,7 @@ class Repo:
             user = session.get(User, user_id)
             if user is None:
                 return None
-            return _user_info(user)
+            return user_info(user)
 
     # -- sessions -----------------------------------------------------------------------------
 
@@ -242,7 +242,7 @@ class Repo:
             user, expires = row
             if _aware(expires) <= datetime.now(UTC):
                 return None
-            return _user_info(user)
+            return user_info(user)
 
     def end_session(self, session_id: str) -> None:
         """Delete one session (logout)."""
@@ -588,7 +588,8 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def _user_info(user: User) -> UserInfo:
+def user_info(user: User) -> UserInfo:
+    """An account's row as the callers see it (the bot accounts' store reads them too)."""
     return UserInfo(user.id, user.username, user.is_guest, user.password_hash, user.bot_owner_id)
 
 

@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from stichwerk.bots.cego.knowledge import Knowledge
-from stichwerk.bots.cego.world import _lean
+from stichwerk.bots.cego.world import trump_lean
 from stichwerk.bots.kernelcache import cached
 from stichwerk.cego.contracts import EXCHANGES
 
@@ -93,7 +93,7 @@ class Packed:
         row[K.DECIDED_STOP] = k.profile.stop_when_decided
         self.base = row
         self.rules = K.rules_row(k.profile)
-        lean_seat, leans = _lean(k)
+        lean_seat, leans = trump_lean(k)
         kn = knowledge_row(k, lean_seat)
         self.kn = kn
         self.leans = np.array(leans, dtype=np.float64)

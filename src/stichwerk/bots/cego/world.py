@@ -87,7 +87,7 @@ def _try_sample(
         holders.append(HIDDEN)
         options.append((len(holders), card, holders))
     options.sort(key=lambda t: t[0])
-    lean_seat, leans = _lean(k)
+    lean_seat, leans = trump_lean(k)
     for _, card, holders in options:
         open_ = [h for h in holders if room[h] > 0]
         if not open_:
@@ -125,7 +125,7 @@ def _choose(holders: list[int], weights: list[float], rng: random.Random) -> int
     return holders[-1]
 
 
-def _lean(k: Knowledge) -> tuple[int, tuple[float, float, float]]:
+def trump_lean(k: Knowledge) -> tuple[int, tuple[float, float, float]]:
     """The declarer the sampling leans on (or -1) and the weights, for his seat, of a low trump,
     a high trump and any other card: a soft prior from the auction, never a hard constraint."""
     declarer = -1 if k.declarer is None else k.declarer
