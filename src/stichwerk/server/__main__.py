@@ -42,13 +42,43 @@ def own_hosts(bind: str) -> tuple[str, ...]:
     return tuple(sorted(n.split("%")[0] for n in names if n))
 
 
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line, each option with one plain line of help (``--help`` shows them)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m stichwerk.server",
+        description="Serve the Stichwerk web app (what make run and stichwerk serve start). "
+        "Further settings come from STICHWERK_* environment variables (docs/web.md).",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (0.0.0.0: every interface, for phones; default %(default)s)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, help="port to listen on (default %(default)s)"
+    )
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=LOG_LEVELS,
+        type=str.lower,
+        metavar="LEVEL",
+        help=f"how much the server logs: {', '.join(LOG_LEVELS)} (default %(default)s)",
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="database URL (default: STICHWERK_DATABASE_URL, else var/stichwerk.db)",
+    )
+    return parser
+
+
 def main(argv: list[str] | None = None) -> None:
     """Parse the address, build the app and run it on one uvicorn worker."""
-    parser = argparse.ArgumentParser(prog="python -m stichwerk.server", description=__doc__)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--log-level", default="info")
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
         settings = Settings.from_env()
@@ -56,6 +86,8 @@ def main(argv: list[str] | None = None) -> None:
         # Bad input gets one line and status 2, as every command of the project does.
         print(f"stichwerk.server: {one_line(str(exc))}", file=sys.stderr)
         raise SystemExit(2) from None
+    if args.database is not None:
+        settings = dataclasses.replace(settings, database_url=args.database)
     soft_files, _ = raise_file_limit()
     # The address phones reach: every QR code, share link and printout is made of it.
     public = public_url(args.host, args.port, settings.public_url)
