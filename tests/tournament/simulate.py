@@ -2,7 +2,6 @@
 deals dealt by the game and played by bots (the heuristic bot at a few tables, seeded random
 legal play at the rest, so a 40-player tournament takes seconds)."""
 
-import importlib
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,9 +51,8 @@ def play_table(
 ) -> Series:
     """One table's whole list for the round, the first seat dealing first."""
     game = get_game(fmt.game)
-    hooks = importlib.import_module(f"stichwerk.{fmt.game}.api")
     size = len(seating)
-    make_rules = getattr(hooks, "series_rules", None)
+    make_rules = game.series_rules
     base = make_rules(fmt.profile, None, size) if make_rules else SeriesRules(seats=size)
     rules = table_series_rules(fmt, base, round_number)
     series = Series(
@@ -62,7 +60,7 @@ def play_table(
         players=[str(p) for p in seating],
         duty_owed=list(owed) if rules.duty_solos else None,
     )
-    outcome_of = getattr(hooks, "series_outcome", None)
+    outcome_of = game.series_outcome
     rng = random.Random(seed_to_int(seed))
     bots: list[Bot] = (
         [make_bot("heuristic", fmt.game, f"{seed}-{s}") for s in range(size)] if heuristic else []
@@ -78,7 +76,7 @@ def play_table(
         result = state.result()
         assert result is not None
         if outcome_of is not None:
-            outcome: DealOutcome = outcome_of(result)
+            outcome = outcome_of(result)
         else:
             outcome = DealOutcome(settlement=tuple(result["score"]["settlement"]))
         series.record(outcome)
