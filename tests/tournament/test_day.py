@@ -7,7 +7,7 @@ import pytest
 
 from stichwerk.core.errors import StichwerkError
 from stichwerk.core.series import SeriesRules
-from stichwerk.tournament.cleaning import check_seed, clean_edit, clean_new
+from stichwerk.tournament.cleaning import check_seed, clean_edit, clean_history, clean_new
 from stichwerk.tournament.day import (
     PlannedRound,
     can_undraw,
@@ -380,3 +380,14 @@ def test_the_directors_fields_are_cleaned_one_line_each() -> None:
     with pytest.raises(StichwerkError, match="change one of"):
         clean_edit({})
     assert clean_edit({"series": " Club  2 "}) == {"series": "Club 2"}
+
+
+def test_a_history_file_is_cleaned_and_capped_before_anything_is_written() -> None:
+    text = "date,player,place,participants,tournament\n2024-05-01, Anna  Maier ,1,8, Mai \n"
+    rows = clean_history(text, max_rows=5)
+    assert [(r.player, r.tournament) for r in rows] == [("Anna Maier", "Mai")]
+    many = text + "2024-05-01,Ben,2,8,Mai\n" * 5
+    with pytest.raises(StichwerkError, match="at most 5 rows, this file has 6: split it by years"):
+        clean_history(many, max_rows=5)
+    with pytest.raises(StichwerkError, match="the CSV file has no rows"):
+        clean_history("date,player,place,participants\n", max_rows=5)

@@ -70,21 +70,12 @@ from stichwerk.storage.models import (
     utcnow,
 )
 from stichwerk.storage.repo import new_id
-from stichwerk.tournament import (
-    FORMATS,
-    ListEntry,
-    PastResult,
-    Result,
-    TournamentFormat,
-    five_year_list,
-    ranking_list,
-    read_results_csv,
-)
+from stichwerk.tournament import ListEntry, PastResult, Result
 from stichwerk.tournament.cleaning import (
     NAME_LENGTH,
     check_mode,
     clean_edit,
-    clean_name,
+    clean_history,
     clean_new,
     clean_text,
 )
@@ -108,6 +99,7 @@ from stichwerk.tournament.day import (
     sheet_change_op,
     takes_online,
 )
+from stichwerk.tournament.lists import series_list
 from stichwerk.tournament.snapshot import (
     SOURCES,
     PlayerRow,
@@ -802,33 +794,8 @@ class TournamentStore:
         """A ranking list of the series: ``all`` (the Ewige Rangliste) or ``five`` (the last
         ``years`` calendar years up to ``latest``, by default the latest tournament's year),
         and what it covers."""
-        rows = self.history(series)
-        fmt = _list_format()
-        window: dict[str, Any] = {"first_year": None, "last_year": None}
-        if kind == "all":
-            entries: list[ListEntry] = ranking_list(rows, fmt)
-        elif kind == "five":
-            if not 1 <= years <= 100:
-                raise StichwerkError("a list covers 1 to 100 years")
-            last = latest if latest is not None else max((r.date.year for r in rows), default=None)
-            entries = five_year_list(rows, fmt, years=years, latest=last) if last else []
-            if last is not None:
-                window = {"first_year": last - years + 1, "last_year": last}
-        else:
-            raise StichwerkError("a ranking list is 'all' (all-time) or 'five' (five years)")
-        tournaments = {
-            (r.date, r.tournament)
-            for r in rows
-            if window["first_year"] is None
-            or window["first_year"] <= r.date.year <= window["last_year"]
-        }
-        return entries, {
-            "series": series,
-            "kind": kind,
-            "years": years if kind == "five" else None,
-            **window,
-            "tournaments": len(tournaments),
-        }
+        entries, head = series_list(self.history(series), kind, years=years, latest=latest)
+        return entries, {"series": series, **head}
 
     def import_history(
         self,
@@ -852,19 +819,7 @@ class TournamentStore:
         in (:attr:`Tournament.series_key`); one without is claimed (the answer's
         ``series_secret``, shown once, and the tournament let in)."""
         club = clean_text(series, "club or series", required=True)
-        lines = sum(1 for line in text.splitlines() if line.strip()) - 1  # before reading it
-        rows = read_results_csv(text) if lines <= MAX_HISTORY_ROWS else []
-        if lines > MAX_HISTORY_ROWS or len(rows) > MAX_HISTORY_ROWS:
-            raise StichwerkError(
-                f"a history import takes at most {MAX_HISTORY_ROWS} rows, this file has "
-                f"{max(lines, len(rows))}: split it by years"
-            )
-        if not rows:
-            raise StichwerkError("the CSV file has no rows")
-        for r in rows:
-            clean_name(r.player)
-        # A tournament's name as the app keeps every name: one line, printable, 120 at most.
-        rows = [replace(r, tournament=clean_text(r.tournament, "tournament's name")) for r in rows]
+        rows = clean_history(text, MAX_HISTORY_ROWS)
         names = sorted({r.player for r in rows})
         keys = {r.key for r in rows}
         with Session(self.db.read) as session:
@@ -1162,11 +1117,6 @@ class _Moved(Exception):
 
 def replace_status(data: TournamentData, status: str) -> TournamentData:
     return replace(data, status=status)
-
-
-def _list_format() -> TournamentFormat:
-    """Ranking points of the lists: N − p + 1 (every built-in format's rule)."""
-    return FORMATS["wielandstrasse"]
 
 
 # ------------------------------------------------------------------------------ SQL helpers

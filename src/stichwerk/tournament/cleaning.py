@@ -9,13 +9,13 @@ the tournament as it stands; the rules that do are in :mod:`.day`.
 import datetime as dt
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from stichwerk.core.errors import StichwerkError
 from stichwerk.core.text import clean_line
 from stichwerk.tournament.formats import TournamentFormat, get_format
-from stichwerk.tournament.lists import player_name
+from stichwerk.tournament.lists import PastResult, player_name, read_results_csv
 
 NAME_LENGTH = 40
 """Characters of a player's name (as on a score sheet)."""
@@ -175,3 +175,22 @@ def clean_edit(fields: Mapping[str, object]) -> dict[str, Any]:
     if "series" in fields:
         values["series"] = clean_text(fields["series"], "club or series", required=True)
     return values
+
+
+def clean_history(text: str, max_rows: int) -> list[PastResult]:
+    """A club's past tournaments from CSV (:func:`~stichwerk.tournament.lists.read_results_csv`),
+    at most ``max_rows`` rows (counted before the file is read), every name cleaned as a
+    registration's and a tournament's are."""
+    lines = sum(1 for line in text.splitlines() if line.strip()) - 1  # before reading it
+    rows = read_results_csv(text) if lines <= max_rows else []
+    if lines > max_rows or len(rows) > max_rows:
+        raise StichwerkError(
+            f"a history import takes at most {max_rows} rows, this file has "
+            f"{max(lines, len(rows))}: split it by years"
+        )
+    if not rows:
+        raise StichwerkError("the CSV file has no rows")
+    for r in rows:
+        clean_name(r.player)
+    # A tournament's name as the app keeps every name: one line, printable, 120 at most.
+    return [replace(r, tournament=clean_text(r.tournament, "tournament's name")) for r in rows]

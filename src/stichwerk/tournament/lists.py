@@ -195,6 +195,51 @@ def five_year_list(
     return ranking_list(rows, fmt, first_year=latest - years + 1, last_year=latest)
 
 
+LIST_KINDS = ("all", "five")
+"""The lists of a series: ``all`` (the Ewige Rangliste), ``five`` (the last years)."""
+
+
+def series_list(
+    rows: Sequence[PastResult], kind: str = "all", *, years: int = 5, latest: int | None = None
+) -> tuple[list[ListEntry], dict[str, Any]]:
+    """A series' ranking list from its history: ``all`` (the Ewige Rangliste) or ``five``
+    (the last ``years`` calendar years up to ``latest``, by default the latest tournament's
+    year), and what it covers (``kind``, ``years``, ``first_year``, ``last_year``, the
+    ``tournaments`` counted). Ranking points are N − p + 1, every built-in format's rule.
+
+    >>> d = datetime.date
+    >>> rows = [PastResult(d(2019, 5, 1), "Anna", 1, 8), PastResult(d(2024, 5, 1), "Ben", 1, 8)]
+    >>> entries, head = series_list(rows, "five")
+    >>> [e.player for e in entries], head["first_year"], head["tournaments"]
+    (['Ben'], 2020, 1)
+    """
+    fmt = WIELANDSTRASSE
+    window: dict[str, Any] = {"first_year": None, "last_year": None}
+    if kind == "all":
+        entries = ranking_list(rows, fmt)
+    elif kind == "five":
+        if not 1 <= years <= 100:
+            raise StichwerkError("a list covers 1 to 100 years")
+        last = latest if latest is not None else max((r.date.year for r in rows), default=None)
+        entries = five_year_list(rows, fmt, years=years, latest=last) if last else []
+        if last is not None:
+            window = {"first_year": last - years + 1, "last_year": last}
+    else:
+        raise StichwerkError("a ranking list is 'all' (all-time) or 'five' (five years)")
+    tournaments = {
+        (r.date, r.tournament)
+        for r in rows
+        if window["first_year"] is None
+        or window["first_year"] <= r.date.year <= window["last_year"]
+    }
+    return entries, {
+        "kind": kind,
+        "years": years if kind == "five" else None,
+        **window,
+        "tournaments": len(tournaments),
+    }
+
+
 def results_of_ranking(
     ranking: Sequence[Standing],
     names: Mapping[int, str],
