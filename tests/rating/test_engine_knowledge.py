@@ -2,6 +2,7 @@
 game or contract it does not know stops with one line instead of being rated as another."""
 
 import json
+import logging
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +21,7 @@ from stichwerk.core.state import GameModule
 from stichwerk.doppelkopf.profiles import GAME_TYPES
 from stichwerk.games import get_game
 from stichwerk.rating import rate_deal, sides
+from stichwerk.server.ratings import RatingService
 from stichwerk.server.series import TableSeries
 from stichwerk.sheet.settings import read_settings
 from stichwerk.storage.db import Database
@@ -146,6 +148,43 @@ def test_the_store_stops_at_an_unknown_contract_rather_than_take_it_in(tmp_path:
             assert session.get(RatedDeal, deal) is None
             assert session.scalar(select(func.max(Rating.deals))) == 1
     finally:
+        db.dispose()
+
+
+def test_the_servers_rating_worker_says_so_in_one_line_and_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = Database(f"sqlite:///{tmp_path}/ratings.db")
+    service = None
+    try:
+        db.migrate()
+        repo = Repo(db)
+        people = [repo.create_user(f"P{i}", "x", False).id for i in range(4)]
+        table = repo.create_table(
+            game="cego",
+            profile="schwarzwald",
+            options={},
+            seats=[("human", "random")] * 4,
+            series_length=10,
+            time_limit=60,
+            public=True,
+            created_by=people[0],
+            creator_seat=None,
+            accounts=dict(enumerate(people)),
+        )
+        record, result = finished("cego", "eine")
+        deal = repo.create_deal(table.id, 0, record)
+        repo.finish_deal(deal, {**result, "contract": "tout"}, True)
+        with caplog.at_level(logging.INFO, logger="stichwerk.ratings"):
+            service = RatingService(RatingStore(db))
+            assert service.wait_idle() and service.wait_idle()  # the worker goes on
+        said = [r for r in caplog.records if r.name == "stichwerk.ratings"]
+        assert said and all(r.exc_info is None for r in said)  # no traceback
+        assert all("no Cego contract 'tout'" in r.getMessage() for r in said)
+        assert all("\n" not in r.getMessage() for r in said)
+    finally:
+        if service is not None:
+            service.close()
         db.dispose()
 
 

@@ -23,7 +23,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Path, Query, Request
 from sqlalchemy.orm import Session
 
-from stichwerk.core.errors import one_line
+from stichwerk.core.errors import UnknownDealKind, one_line
 from stichwerk.games import game_names, get_game
 from stichwerk.rating import PROVISIONAL_DEALS, ordinal
 from stichwerk.server.jsonsafe import StrictJSONRoute
@@ -79,6 +79,10 @@ class RatingService:
                 bell = self._asked
             try:
                 taken = self.store.update()
+            except UnknownDealKind as exc:
+                # A deal the engine cannot say the sides of: one line, and the ratings wait
+                # for an engine that knows it (taking it in unrated would skew every number).
+                log.error("ratings stopped at a deal: %s", one_line(str(exc)))
             except Exception:
                 log.exception("could not take finished deals into the ratings (tried again later)")
             else:
