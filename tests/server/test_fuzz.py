@@ -22,13 +22,11 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stichwerk.server.app import api_router, create_app, page_router
-from stichwerk.server.botsockets import router as bots_router
+from stichwerk.server.app import create_app
 from stichwerk.server.jsonsafe import loads
-from stichwerk.server.public import address_api
-from stichwerk.server.ratings import router as ratings_router
-from stichwerk.server.sheets import sheet_api, sheet_pages
-from stichwerk.server.tournaments import tournament_api, tournament_pages
+from stichwerk.server.routers import accounts, bots, pages, ratings, tables, websockets
+from stichwerk.server.routers.sheets import sheet_api, sheet_pages, sheet_socket
+from stichwerk.server.routers.tournaments import tournament_api, tournament_pages
 from stichwerk.web import TEMPLATES
 from tests.server.helpers import ORIGIN, make_settings, new_table, play_until, receive_until
 
@@ -81,16 +79,19 @@ def toy() -> Iterator[None]:
 def published_schema() -> dict[str, Any]:
     """The OpenAPI schema the app publishes at ``/openapi.json`` (its routes, no database)."""
     app = FastAPI(title="Stichwerk")
-    app.include_router(api_router())
-    app.include_router(ratings_router())
-    app.include_router(bots_router())
-    app.include_router(address_api())
+    app.include_router(accounts.router())
+    app.include_router(tables.router())
+    app.include_router(ratings.router())
+    app.include_router(bots.router())
+    app.include_router(pages.address_router())
     app.include_router(sheet_api())
-    app.include_router(page_router())
+    app.include_router(pages.router())
     templates = Jinja2Templates(directory=str(TEMPLATES))
     app.include_router(sheet_pages(templates))
+    app.add_api_websocket_route("/ws/sheets/{token}", sheet_socket)
     app.include_router(tournament_api())
     app.include_router(tournament_pages(templates))
+    app.include_router(websockets.router())
     return app.openapi()
 
 

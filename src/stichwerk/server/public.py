@@ -5,16 +5,15 @@ no phone in the hall reaches that address. So every QR code, share link and prin
 from the public address instead of the address the director's browser used:
 ``STICHWERK_PUBLIC_URL`` when set, else, for a server listening on every interface, the
 machine's address in the local network (found at start-up without sending anything), else the
-address it listens on. ``GET /api/address`` tells a page that address and whether the page
-itself was opened on a loopback address, so it can warn the director.
+address it listens on. ``GET /api/address`` (``routers/pages.py``) tells a page that address
+and whether the page itself was opened on a loopback address, so it can warn the director; a
+route asks ``deps.public_origin`` for the address links are made of.
 """
 
 import contextlib
 import ipaddress
 import socket
 from urllib.parse import urlsplit
-
-from fastapi import APIRouter, Request
 
 ALL_INTERFACES = frozenset({"", "0.0.0.0", "::", "[::]"})
 """What ``--host`` says to listen on every interface."""
@@ -127,30 +126,3 @@ def startup_lines(bind: str, port: int, public: str) -> list[str]:
     else:
         lines.append(f"Stichwerk: phones and other computers use {public} (links and QR codes)")
     return lines
-
-
-def public_origin(request: Request) -> str:
-    """The origin links and QR codes are made of: the public address the server was started
-    with, else (a server made in code, the tests) the address the request came in on."""
-    from stichwerk.server.app import services
-
-    configured = services(request).settings.public_url
-    return configured or str(request.base_url).rstrip("/")
-
-
-def address_api() -> APIRouter:
-    """``GET /api/address``: the public address and whether this page was opened on a
-    loopback one (``loopback``), and whether phones reach the public one (``reachable``)."""
-    router = APIRouter()
-
-    @router.get("/api/address")
-    async def address(request: Request) -> dict[str, object]:
-        public = public_origin(request)
-        here = request.url.hostname or ""
-        return {
-            "public": public,
-            "loopback": is_loopback(here),
-            "reachable": not is_loopback(urlsplit(public).hostname or ""),
-        }
-
-    return router

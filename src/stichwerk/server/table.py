@@ -34,7 +34,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stichwerk.bots.external import PROTOCOL as BOT_PROTOCOL
@@ -44,6 +44,7 @@ from stichwerk.core.errors import IllegalAction, StichwerkError, one_line
 from stichwerk.core.state import GameState
 from stichwerk.games import get_game
 from stichwerk.server.bots import BotRunner
+from stichwerk.server.events import DealEvents, DealFinished
 from stichwerk.server.jsonsafe import dumps
 from stichwerk.server.protocol import Act, error_frame, frame
 from stichwerk.server.series import TableSeries
@@ -234,8 +235,8 @@ class ActorContext:
     bots: BotRunner
     bot_delay: float
     on_idle: Callable[[str], None]
-    on_deal_finished: Callable[[], None] = lambda: None
-    """Called after a deal's result is stored (the ratings take it in)."""
+    deal_events: DealEvents = field(default_factory=DealEvents)
+    """Told of every deal whose result is stored (the ratings, the tournaments listen)."""
     bot_time_limit: float = 5.0
     """Seconds a bot account has for a decision before its stand-in plays the turn."""
     deal_seed: str | None = None
@@ -549,14 +550,16 @@ class TableActor:
         counts = self.series.add(self.deal_number, result)
         assert self.deal_id is not None
         await asyncio.to_thread(self.ctx.repo.finish_deal, self.deal_id, result, counts)
-        self.ctx.on_deal_finished()
         self.ctx.bots.release(f"{self.info.id}:{self.deal_number}:")
         self.deal_finished_at = time.monotonic()
         self.ready.clear()
-        if self.series.is_over:
+        over = self.series.is_over
+        if over:
             await self._close_table()
         else:
             self._wake_in(self.info.time_limit)
+        # Stored (and the table too, if its list is over): now the listeners may read it.
+        self.ctx.deal_events.publish(DealFinished(self.info, self.deal_number, over))
 
     async def _close_table(self) -> None:
         """The list is over: the table is finished, in the database and here."""
