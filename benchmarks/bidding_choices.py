@@ -42,7 +42,7 @@ def outcome(game: str, state: Any, seat: int) -> str:
             return f"redeal ({result['redeal']})"
         gt = state.game_type
         if gt.startswith("solo-"):
-            soloist = state.internals()["soloist"]
+            soloist = state.snapshot().soloist
             return f"{gt} ({'own' if soloist == seat else 'against'})"
         return gt
     if state.aufgedeckt:

@@ -159,7 +159,7 @@ def test_bots_announce_only_what_the_oracle_allows(profile: str) -> None:
             seat = state.to_act
             assert seat is not None
             party = state.party_of(seat)
-            if party is not None and state.internals()["ann"][party == "kontra"].late:
+            if party is not None and state.snapshot().ann[party == "kontra"].late:
                 late += 1  # a bot asked to act after its party's late reply
             action = bots[seat].act(state.view(seat))
             assert action in state.legal_actions(seat)

@@ -222,7 +222,7 @@ class Deal:
         state, rng = self.state, self.rng
         while not state.is_over:
             self.menus_agree()
-            tricks = len(state.internals()["tricks"])
+            tricks = len(state.snapshot().tricks)
             if rng.random() < (0.3 if tricks < 4 else 0.08):
                 offers = [(s, act) for s in self.seats for act in ACTS if state.can(Action(s, act))]
                 if offers:
@@ -238,7 +238,7 @@ class Deal:
             plays = [a for a in state.legal_actions() if a.act == "play"]
             state.apply(rng.choice(plays))
             self.held[seat] -= 1
-            if len(state.internals()["tricks"]) > tricks:
+            if len(state.snapshot().tricks) > tricks:
                 self._after_trick()
         self._tally()
 
@@ -247,7 +247,7 @@ class Deal:
         led with a Fehl card (Wielandstraße, A5); none: the Hochzeiter plays alone."""
         if self.target != "hochzeit" or self.klaerungsstich is not None:
             return
-        tricks = self.state.internals()["tricks"]
+        tricks = self.state.snapshot().tricks
         number = len(tricks)
         _, ids, winner = tricks[-1]
         fehl = CODES[ids[0] >> 1] not in NORMAL_TRUMPS

@@ -58,5 +58,5 @@ def play_tricks(state: DokoState, tricks: list[str]) -> list[int]:
         for card in cards.split():
             state.apply(Action(seat, "play", card=card))
             seat = (seat + 1) % 4
-        winners.append(state.internals()["tricks"][-1][2])
+        winners.append(state.snapshot().tricks[-1][2])
     return winners

@@ -60,10 +60,10 @@ def play_both(state: DokoState, rng: random.Random, talk: float) -> None:
         mine = fast.hands[seat] & code_mask(code)
         fast.play((mine & -mine).bit_length() - 1)
         state.apply(Action(seat, "play", card=CODES[code]))
-        d = state.internals()
+        d = state.snapshot()
         assert fast.hands == [state.hand(s) for s in range(state.seats)]
-        assert fast.augen == d["augen"] and fast.tricks_won == d["tricks_won"]
-        assert fast.party == d["party"] and fast.game_type == state.game_type
+        assert fast.augen == list(d.augen) and fast.tricks_won == list(d.tricks_won)
+        assert fast.party == list(d.party) and fast.game_type == state.game_type
     assert fast.over
     result = state.result()
     assert result is not None

@@ -103,30 +103,30 @@ def test_variants(profile: str, variant: int, seed: int) -> None:
 
 
 def _played_cards(state: DokoState) -> Counter[str]:
-    d = state.internals()
+    d = state.snapshot()
     out: Counter[str] = Counter()
-    for _, ids, _ in d["tricks"]:
+    for _, ids, _ in d.tricks:
         out.update(CODES[i >> 1] for i in ids)
-    out.update(CODES[i >> 1] for i in d["trick_ids"])
+    out.update(CODES[i >> 1] for i in d.trick_ids)
     return out
 
 
 def check_views(state: DokoState) -> None:
-    d = state.internals()
+    d = state.snapshot()
     played = _played_cards(state)
     for viewer in [None, *range(state.seats)]:
         view = json.loads(json.dumps(state.view(viewer)))
         if viewer is not None:
             assert view["hand"] == codes_of_mask(state.hand(viewer))
         if state.is_over:
-            assert view["deal"]["hands"] == [codes_of_mask(h) for h in d["dealt"]]
+            assert view["deal"]["hands"] == [codes_of_mask(h) for h in d.dealt]
             continue
         assert "deal" not in view and view["result"] is None
         known = Counter(played)
-        involved = viewer is not None and viewer in (d["armut_seat"], d["armut_taker"])
+        involved = viewer is not None and viewer in (d.armut_seat, d.armut_taker)
         if involved:
-            known.update(codes_of_mask(d["armut_cards"]))
-            known.update(codes_of_mask(d["armut_returned"]))
+            known.update(codes_of_mask(d.armut_cards))
+            known.update(codes_of_mask(d.armut_returned))
         history: Counter[str] = Counter()
         for entry in view["history"]:
             if "card" in entry:
@@ -160,8 +160,7 @@ def test_armut_cards_seen_only_by_the_two_seats() -> None:
     seeds = [
         seed
         for seed in range(2000)
-        if random_deal("wielandstrasse", seed, forfeits=False).internals()["armut_taker"]
-        is not None
+        if random_deal("wielandstrasse", seed, forfeits=False).snapshot().armut_taker is not None
     ]
     assert len(seeds) >= 5
     for seed in seeds[:10]:  # the same deals again, every view checked at every step
@@ -190,16 +189,16 @@ def candidates(state: DokoState, seat: int, rng: random.Random) -> list[Action]:
 
 def fingerprint(state: DokoState) -> tuple[Any, ...]:
     """Everything a refused action must leave as it was."""
-    d = state.internals()
+    d = state.snapshot()
     return (
         state.phase,
         state.to_act,
         tuple(state.hand(s) for s in range(state.seats)),
         tuple(state.actions),
-        tuple(d["trick_ids"]),
-        tuple(d["ann"]),
-        tuple(d["party"]),
-        d["sau_seat"],
+        tuple(d.trick_ids),
+        tuple(d.ann),
+        tuple(d.party),
+        d.sau_seat,
         state.game_type,
     )
 

@@ -105,10 +105,10 @@ def test_the_hochzeit_shift_decides_whether_a_reply_was_late() -> None:
     state = replayed(record, 2)
     state.apply(Action(1, "kontra"))
     state.apply(Action(1, "keine-90"))
-    assert state.internals()["ann"] == [Announced(True), Announced(True, 1, late=False)]
+    assert state.snapshot().ann == (Announced(True), Announced(True, 1, late=False))
     # Seat 3's reply with 9 cards was late even by the shifted limit: no Absage after it.
     state = replayed(record, 1)
-    assert state.internals()["ann"][1] == Announced(True, late=True)
+    assert state.snapshot().ann[1] == Announced(True, late=True)
     with pytest.raises(IllegalAction, match="the Kontra party replied late"):
         state.apply(Action(1, "keine-90"))
 

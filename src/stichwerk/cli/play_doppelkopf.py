@@ -331,7 +331,7 @@ class TerminalGame:
             if state.phase == "play" and not announced_phase:
                 announced_phase = True
                 self.show_game(state, sitting)
-            tricks = state.internals()["tricks"]
+            tricks = state.snapshot().tricks
             if len(tricks) > tricks_shown:
                 tricks_shown = len(tricks)
                 seats, ids, winner = tricks[-1]

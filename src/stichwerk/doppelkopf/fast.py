@@ -10,12 +10,12 @@ settlement. A property test keeps it in agreement with the engine, card for card
 """
 
 import random
-from typing import TYPE_CHECKING
 
 from stichwerk.doppelkopf import announcements as ann_rules
 from stichwerk.doppelkopf.cards import CARD_AUGEN, code_of
 from stichwerk.doppelkopf.profiles import Profile
 from stichwerk.doppelkopf.scoring import FUCHS, PARTIES, Announced, DealFacts, trick_extras
+from stichwerk.doppelkopf.snapshot import Snapshotted
 from stichwerk.doppelkopf.trumps import (
     SCHEME_OF_GAME,
     Order,
@@ -25,9 +25,6 @@ from stichwerk.doppelkopf.trumps import (
     sau_cards,
     winner_of,
 )
-
-if TYPE_CHECKING:
-    from stichwerk.doppelkopf.state import DokoState
 
 CQ = code_of("CQ")
 
@@ -119,42 +116,42 @@ class FastPlay:
         )
 
     @classmethod
-    def from_state(cls, state: "DokoState") -> "FastPlay":
+    def from_state(cls, state: Snapshotted) -> "FastPlay":
         """Copy a deal in its play phase (the tricks so far included)."""
-        if state.phase != "play" or state.to_act is None:
+        d = state.snapshot()
+        if d.phase != "play" or d.to_act is None:
             raise ValueError("FastPlay starts from a deal in its play phase")
-        d = state.internals()
-        fast = cls(state.profile, state.seats)
-        fast.set_order(state.seat_order)
-        fast.hands = [state.hand(s) for s in range(state.seats)]
-        fast.party = list(d["party"])
-        fast.soloist = -1 if d["soloist"] is None else d["soloist"]
-        fast.hochzeiter = -1 if d["hochzeiter"] is None else d["hochzeiter"]
-        fast.clarified = d["clarified_at"]
-        fast.sau_seat = -1 if d["sau_seat"] is None else d["sau_seat"]
-        fast.supersau_seat = -1 if d["supersau_seat"] is None else d["supersau_seat"]
-        fast.game_type = state.game_type
-        fast.order = d["order"]
-        fast.ann = list(d["ann"])
-        fast.ansage_order = list(d["ansage_order"])
-        for seats, ids, win in d["tricks"]:
+        fast = cls(d.profile, d.seats)
+        fast.set_order(d.seat_order)
+        fast.hands = list(d.hands)
+        fast.party = list(d.party)
+        fast.soloist = -1 if d.soloist is None else d.soloist
+        fast.hochzeiter = -1 if d.hochzeiter is None else d.hochzeiter
+        fast.clarified = d.clarified_at
+        fast.sau_seat = -1 if d.sau_seat is None else d.sau_seat
+        fast.supersau_seat = -1 if d.supersau_seat is None else d.supersau_seat
+        fast.game_type = d.game_type
+        fast.order = d.order
+        fast.ann = list(d.ann)
+        fast.ansage_order = list(d.ansage_order)
+        for seats, ids, win in d.tricks:
             fast._record_events(list(seats), list(ids), win)
             fast.last_seats, fast.last_ids, fast.last_winner = list(seats), list(ids), win
         # Every card played so far, and who showed out of the class led.
         kind = fast.order.cls
-        played = [(seats, ids) for seats, ids, _ in d["tricks"]]
-        for seats, ids in [*played, (d["trick_seats"], d["trick_ids"])]:
+        played = [(seats, ids) for seats, ids, _ in d.tricks]
+        for seats, ids in [*played, (d.trick_seats, d.trick_ids)]:
             for s, i in zip(seats, ids, strict=True):
                 fast.played |= 1 << i
                 if kind[i >> 1] != kind[ids[0] >> 1]:
                     fast.voids[s] |= 1 << kind[ids[0] >> 1]
-        fast.augen = list(d["augen"])
-        fast.tricks_won = list(d["tricks_won"])
-        fast.trick_seats = list(d["trick_seats"])
-        fast.trick_ids = list(d["trick_ids"])
-        fast.trick_no = len(d["tricks"])
-        fast.n_tricks = d["hand_size"]
-        fast.to_act = state.to_act
+        fast.augen = list(d.augen)
+        fast.tricks_won = list(d.tricks_won)
+        fast.trick_seats = list(d.trick_seats)
+        fast.trick_ids = list(d.trick_ids)
+        fast.trick_no = len(d.tricks)
+        fast.n_tricks = d.hand_size
+        fast.to_act = d.to_act
         return fast
 
     def copy(self) -> "FastPlay":

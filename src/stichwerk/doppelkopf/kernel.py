@@ -34,6 +34,7 @@ from stichwerk.doppelkopf import announcements as ann_rules
 from stichwerk.doppelkopf.cards import CARD_AUGEN, code_of
 from stichwerk.doppelkopf.profiles import GAME_TYPES, NORMAL_GAMES, Profile
 from stichwerk.doppelkopf.scoring import Announced
+from stichwerk.doppelkopf.snapshot import Snapshotted
 from stichwerk.doppelkopf.trumps import SCHEME_OF_GAME, SCHEMES, TRUMP, order_for, sau_cards
 
 Row = npt.NDArray[np.int64]
@@ -241,61 +242,58 @@ def order_index(game_type: str, sau: bool, supersau: bool) -> int:
     return SCHEMES.index(SCHEME_OF_GAME[game_type]) * 4 + 2 * sau + int(supersau)
 
 
-def from_state(state: Any) -> Row:
+def from_state(state: Snapshotted) -> Row:
     """The row of an engine deal (:class:`~stichwerk.doppelkopf.state.DokoState`) in play."""
-    if state.phase != "play" or state.to_act is None:
+    d = state.snapshot()
+    if d.phase != "play" or d.to_act is None:
         raise ValueError("the kernel starts from a deal in its play phase")
-    d = state.internals()
-    p: Profile = state.profile
     row = empty_row()
-    seats = state.seats
+    seats = d.seats
     row[SEATS] = seats
-    order = list(state.seat_order)
+    order = list(d.seat_order)
     for i, s in enumerate(order):
         row[NEXT + s] = order[(i + 1) % 4]
     for s in range(seats):
-        row[HAND + s] = state.hand(s)
-        row[PARTY + s] = d["party"][s]
-        row[AUGEN + s] = d["augen"][s]
-        row[WON + s] = d["tricks_won"][s]
+        row[HAND + s] = d.hands[s]
+        row[PARTY + s] = d.party[s]
+        row[AUGEN + s] = d.augen[s]
+        row[WON + s] = d.tricks_won[s]
     played = 0
-    cls = d["order"].cls
-    tricks = d["tricks"]
+    cls = d.order.cls
+    tricks = d.tricks
     for n, (t_seats, ids, win) in enumerate(tricks):
         _log(row, t_seats, ids, win, n + 1)
         for s, i in zip(t_seats, ids, strict=True):
             played |= 1 << i
             if cls[i >> 1] != cls[ids[0] >> 1]:
                 row[VOIDS + s] |= 1 << cls[ids[0] >> 1]
-    for i, (s, card) in enumerate(zip(d["trick_seats"], d["trick_ids"], strict=True)):
+    for i, (s, card) in enumerate(zip(d.trick_seats, d.trick_ids, strict=True)):
         row[TSEAT + i] = s
         row[TID + i] = card
         played |= 1 << card
-        if cls[card >> 1] != cls[d["trick_ids"][0] >> 1]:
-            row[VOIDS + s] |= 1 << cls[d["trick_ids"][0] >> 1]
-    row[TLEN] = len(d["trick_ids"])
-    row[TO_ACT] = state.to_act
+        if cls[card >> 1] != cls[d.trick_ids[0] >> 1]:
+            row[VOIDS + s] |= 1 << cls[d.trick_ids[0] >> 1]
+    row[TLEN] = len(d.trick_ids)
+    row[TO_ACT] = d.to_act
     row[TRICK_NO] = len(tricks)
-    row[HAND_SIZE] = d["hand_size"]
-    row[N_TRICKS] = d["hand_size"]
+    row[HAND_SIZE] = d.hand_size
+    row[N_TRICKS] = d.hand_size
     row[PLAYED] = played
-    row[GAME] = GAME_CODE[state.game_type]
-    sau, supersau = d["sau_seat"], d["supersau_seat"]
-    row[ORDER] = order_index(state.game_type, sau is not None, supersau is not None)
-    row[SOLOIST] = -1 if d["soloist"] is None else d["soloist"]
-    row[HOCHZEITER] = -1 if d["hochzeiter"] is None else d["hochzeiter"]
-    row[CLARIFIED] = d["clarified_at"]
-    row[SHIFT] = d["shift"]
+    row[GAME] = GAME_CODE[d.game_type]
+    sau, supersau = d.sau_seat, d.supersau_seat
+    row[ORDER] = order_index(d.game_type, sau is not None, supersau is not None)
+    row[SOLOIST] = -1 if d.soloist is None else d.soloist
+    row[HOCHZEITER] = -1 if d.hochzeiter is None else d.hochzeiter
+    row[CLARIFIED] = d.clarified_at
+    row[SHIFT] = d.shift
     row[SAU_SEAT] = -1 if sau is None else sau
     row[SUPERSAU_SEAT] = -1 if supersau is None else supersau
-    row[SAU_POSSIBLE] = d["sau_possible"]
+    row[SAU_POSSIBLE] = d.sau_possible
     for party in (0, 1):
-        a = d["ann"][party]
-        row[ANN + party] = encode_announced(a)
-    ansage = d["ansage_order"]
+        row[ANN + party] = encode_announced(d.ann[party])
+    ansage = d.ansage_order
     row[ANS_FIRST] = ansage[0] if ansage else -1
     row[ANS_SECOND] = ansage[1] if len(ansage) > 1 else -1
-    del p
     return row
 
 

@@ -163,25 +163,5 @@ def deal_from_record(record: Mapping[str, Any]) -> DokoState:
 
 def state_to_record(state: DokoState) -> dict[str, Any]:
     """The game record of ``state`` (with ``result`` once the deal is over)."""
-    d = state.internals()
-    rec: dict[str, Any] = {
-        "game": "doppelkopf",
-        "profile": state.profile.name,
-        "options": dict(d["options"]),
-        "players": 4,
-        "dealer": state.dealer,
-        "hands": [codes_of_mask(h) for h in d["dealt"]],
-        "actions": [a.to_json() for a in state.actions],
-    }
-    if state.seats == 5:
-        rec["seats"] = 5
-    if d["duty_owed"]:
-        rec["duty_solo_owed"] = sorted(d["duty_owed"])
-    if d["forced"] is not None:
-        rec["duty_solo_forced"] = d["forced"]
-    if d["duty_games_left"] is not None:
-        rec["duty_solo_games_left"] = d["duty_games_left"]
-    if state.is_over:
-        rec["result"] = state.result()
     assert state.profile.name in PROFILES
-    return rec
+    return state.snapshot().to_record()

@@ -11,13 +11,12 @@ Hot paths (listing and applying plays) use bit sets and cached ``Action`` object
 full deals run at thousands per second through the validated interface.
 """
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
 from stichwerk.core.action import Action
 from stichwerk.core.bits import Bits
-from stichwerk.core.clone import clone_function
 from stichwerk.core.errors import IllegalAction, StichwerkError
 from stichwerk.doppelkopf import announcements as ann_rules
 from stichwerk.doppelkopf.cards import (
@@ -34,6 +33,8 @@ from stichwerk.doppelkopf.cards import (
 )
 from stichwerk.doppelkopf.profiles import SOLO_TYPES, Profile
 from stichwerk.doppelkopf.scoring import PARTIES, Announced, DealFacts, score, trick_extras
+from stichwerk.doppelkopf.snapshot import DokoSnapshot
+from stichwerk.doppelkopf.summary import facts_to_summary, redeal_summary
 from stichwerk.doppelkopf.trumps import (
     SCHEME_OF_GAME,
     TRUMP,
@@ -46,6 +47,7 @@ from stichwerk.doppelkopf.trumps import (
     sau_cards,
     winner_of,
 )
+from stichwerk.doppelkopf.view import build_view
 
 RESERVATIONS = "reservations"
 DECLARATIONS = "declarations"
@@ -92,8 +94,62 @@ def _err(message: str) -> IllegalAction:
     return IllegalAction(message)
 
 
-_CLONE: list[Callable[["DokoState"], "DokoState"]] = []
-"""The copy function of ``DokoState`` (written on the first ``clone``)."""
+SLOTS = (
+    "_actions",
+    "_ann",
+    "_ann_codes",
+    "_ann_log",
+    "_ann_table",
+    "_ansage_order",
+    "_armut_cards",
+    "_armut_declared",
+    "_armut_offer",
+    "_armut_returned",
+    "_armut_seat",
+    "_armut_taker",
+    "_augen",
+    "_clarified_at",
+    "_dealer",
+    "_dealt",
+    "_decl_queue",
+    "_declarations",
+    "_duty",
+    "_duty_games_left",
+    "_duty_owed",
+    "_elig",
+    "_forced",
+    "_forfeit",
+    "_game_type",
+    "_hand_size",
+    "_hands",
+    "_hochzeiter",
+    "_leader",
+    "_next",
+    "_ntm",
+    "_options",
+    "_order",
+    "_party",
+    "_phase",
+    "_played",
+    "_redeal",
+    "_reservations",
+    "_result",
+    "_sau_possible",
+    "_sau_seat",
+    "_seat_order",
+    "_seats",
+    "_shift",
+    "_soloist",
+    "_supersau_seat",
+    "_to_act",
+    "_trick_ids",
+    "_trick_seats",
+    "_tricks",
+    "_tricks_won",
+    "_version",
+    "profile",
+)
+"""The state's attributes (``clone`` copies them by name)."""
 
 
 class DokoState:
@@ -101,73 +157,21 @@ class DokoState:
 
     game = "doppelkopf"
 
-    __slots__ = (
-        "_actions",
-        "_ann",
-        "_ann_codes",
-        "_ann_log",
-        "_ann_table",
-        "_ansage_order",
-        "_armut_cards",
-        "_armut_declared",
-        "_armut_offer",
-        "_armut_returned",
-        "_armut_seat",
-        "_armut_taker",
-        "_augen",
-        "_clarified_at",
-        "_dealer",
-        "_dealt",
-        "_decl_queue",
-        "_declarations",
-        "_duty",
-        "_duty_games_left",
-        "_duty_owed",
-        "_elig",
-        "_forced",
-        "_forfeit",
-        "_game_type",
-        "_hand_size",
-        "_hands",
-        "_hochzeiter",
-        "_leader",
-        "_next",
-        "_ntm",
-        "_options",
-        "_order",
-        "_party",
-        "_phase",
-        "_played",
-        "_redeal",
-        "_reservations",
-        "_result",
-        "_sau_possible",
-        "_sau_seat",
-        "_seat_order",
-        "_seats",
-        "_shift",
-        "_soloist",
-        "_supersau_seat",
-        "_to_act",
-        "_trick_ids",
-        "_trick_seats",
-        "_tricks",
-        "_tricks_won",
-        "_version",
-        "profile",
-    )
+    __slots__ = SLOTS
 
     def __init__(
         self,
-        profile: Profile,
-        hands: list[Bits],
-        dealer: int,
+        profile: Profile | None = None,
+        hands: Sequence[Bits] = (),
+        dealer: int = 0,
         *,
         options: dict[str, Any] | None = None,
         duty_owed: frozenset[int] = frozenset(),
         forced: int | None = None,
         duty_games_left: int | None = None,
     ) -> None:
+        if profile is None:
+            return  # a blank, for ``clone`` to fill
         self.profile = profile
         self._options = dict(options or {})
         self._ntm = order_for("normal", profile).trump_mask  # the normal game's trumps
@@ -182,9 +186,10 @@ class DokoState:
         if self._seats == 5:
             order.remove(dealer)
         self._seat_order: tuple[int, ...] = tuple(order)
-        self._next = [-1] * self._seats
+        after = [-1] * self._seats
         for i, s in enumerate(order):
-            self._next[s] = order[(i + 1) % 4]
+            after[s] = order[(i + 1) % 4]
+        self._next: tuple[int, ...] = tuple(after)  # the next seat to play, by seat
         self._dealt = list(hands)
         self._hands = list(hands)
         self._hand_size = hands[order[0]].bit_count()
@@ -1021,8 +1026,6 @@ class DokoState:
 
     def _build_result(self) -> dict[str, Any]:
         zero = [0] * self._seats
-        from stichwerk.doppelkopf.summary import facts_to_summary, redeal_summary
-
         if self._redeal is not None:
             return {
                 "complete": True,
@@ -1091,57 +1094,121 @@ class DokoState:
     # ------------------------------------------------------------------ copies, views, records
 
     def clone(self) -> "DokoState":
-        """An independent copy (lists and dicts copied, the rest shared)."""
-        if not _CLONE:
-            _CLONE.append(clone_function(self))
-        return _CLONE[0](self)
+        """An independent copy: the lists and dicts the state changes in place copied, the rest
+        shared (ints, strings, tuples, the frozen rules, the per-profile caches, the cached
+        result). Written out slot by slot, which compiled (``stichwerk.native``) is a copy of C
+        fields; a test checks that it names every slot."""
+        other = DokoState()
+        other._actions = self._actions.copy()
+        other._ann = self._ann.copy()
+        other._ann_codes = self._ann_codes.copy()
+        other._ann_log = self._ann_log.copy()
+        other._ann_table = self._ann_table
+        other._ansage_order = self._ansage_order.copy()
+        other._armut_cards = self._armut_cards
+        other._armut_declared = self._armut_declared.copy()
+        other._armut_offer = self._armut_offer.copy()
+        other._armut_returned = self._armut_returned
+        other._armut_seat = self._armut_seat
+        other._armut_taker = self._armut_taker
+        other._augen = self._augen.copy()
+        other._clarified_at = self._clarified_at
+        other._dealer = self._dealer
+        other._dealt = self._dealt.copy()
+        other._decl_queue = self._decl_queue.copy()
+        other._declarations = self._declarations.copy()
+        other._duty = self._duty
+        other._duty_games_left = self._duty_games_left
+        other._duty_owed = self._duty_owed
+        other._elig = self._elig.copy()
+        other._forced = self._forced
+        other._forfeit = self._forfeit
+        other._game_type = self._game_type
+        other._hand_size = self._hand_size
+        other._hands = self._hands.copy()
+        other._hochzeiter = self._hochzeiter
+        other._leader = self._leader
+        other._next = self._next
+        other._ntm = self._ntm
+        other._options = self._options.copy()
+        other._order = self._order
+        other._party = self._party.copy()
+        other._phase = self._phase
+        other._played = self._played.copy()
+        other._redeal = self._redeal
+        other._reservations = self._reservations.copy()
+        other._result = self._result
+        other._sau_possible = self._sau_possible
+        other._sau_seat = self._sau_seat
+        other._seat_order = self._seat_order
+        other._seats = self._seats
+        other._shift = self._shift
+        other._soloist = self._soloist
+        other._supersau_seat = self._supersau_seat
+        other._to_act = self._to_act
+        other._trick_ids = self._trick_ids.copy()
+        other._trick_seats = self._trick_seats.copy()
+        other._tricks = self._tricks.copy()
+        other._tricks_won = self._tricks_won.copy()
+        other._version = self._version
+        other.profile = self.profile
+        return other
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from stichwerk.doppelkopf.view import build_view
-
-        return build_view(self, seat)
+        viewer = seat if seat is not None and 0 <= seat < self._seats else None
+        legal = [] if viewer is None else self.legal_actions(viewer)
+        return build_view(self.snapshot(), viewer, legal)
 
     def to_record(self) -> dict[str, Any]:
-        from stichwerk.doppelkopf.record import state_to_record
+        return self.snapshot().to_record()
 
-        return state_to_record(self)
-
-    # Read access for the view and record modules (they live apart so that hidden information
-    # is decided in one place).
-    def internals(self) -> dict[str, Any]:
-        """Engine internals for ``view`` and ``record``; not for bots or the server."""
-        return {
-            "options": self._options,
-            "dealt": self._dealt,
-            "hand_size": self._hand_size,
-            "reservations": self._reservations,
-            "declarations": self._declarations,
-            "party": self._party,
-            "hochzeiter": self._hochzeiter,
-            "clarified_at": self._clarified_at,
-            "armut_seat": self._armut_seat,
-            "armut_taker": self._armut_taker,
-            "armut_cards": self._armut_cards,
-            "armut_returned": self._armut_returned,
-            "trick_ids": self._trick_ids,
-            "trick_seats": self._trick_seats,
-            "tricks": self._tricks,
-            "tricks_won": self._tricks_won,
-            "augen": self._augen,
-            "ann": self._ann,
-            "ann_log": self._ann_log,
-            "ansage_order": self._ansage_order,
-            "sau_seat": self._sau_seat,
-            "supersau_seat": self._supersau_seat,
-            "soloist": self._soloist,
-            "duty_owed": self._duty_owed,
-            "forced": self._forced,
-            "duty_games_left": self._duty_games_left,
-            "order": self._order,
-            "played": self._played,
-            "shift": self._shift,
-            "sau_possible": self._sau_possible,
-        }
+    def snapshot(self) -> DokoSnapshot:
+        """Every fact of the deal now, frozen and typed, for the view, the record, fast play
+        and the kernel (they read this, never the state's slots)."""
+        return DokoSnapshot(
+            profile=self.profile,
+            options=dict(self._options),
+            seats=self._seats,
+            dealer=self._dealer,
+            seat_order=self._seat_order,
+            phase=self._phase,
+            to_act=self._to_act,
+            game_type=self._game_type,
+            over=self._phase == DONE,
+            actions=tuple(self._actions),
+            dealt=tuple(self._dealt),
+            hands=tuple(self._hands),
+            hand_size=self._hand_size,
+            reservations=dict(self._reservations),
+            declarations=dict(self._declarations),
+            party=tuple(self._party),
+            hochzeiter=self._hochzeiter,
+            clarified_at=self._clarified_at,
+            armut_seat=self._armut_seat,
+            armut_taker=self._armut_taker,
+            armut_cards=self._armut_cards,
+            armut_returned=self._armut_returned,
+            returned_trumps=self.returned_trumps(),
+            trick_ids=tuple(self._trick_ids),
+            trick_seats=tuple(self._trick_seats),
+            tricks=tuple(self._tricks),
+            tricks_won=tuple(self._tricks_won),
+            augen=tuple(self._augen),
+            played=tuple(self._played),
+            ann=(self._ann[0], self._ann[1]),
+            ann_log=tuple(self._ann_log),
+            ansage_order=tuple(self._ansage_order),
+            sau_seat=self._sau_seat,
+            supersau_seat=self._supersau_seat,
+            soloist=self._soloist,
+            duty_owed=self._duty_owed,
+            forced=self._forced,
+            duty_games_left=self._duty_games_left,
+            order=self._order,
+            shift=self._shift,
+            sau_possible=self._sau_possible,
+            result=self.result(),
+        )
 
 
 def _code_key(code: str) -> int:
