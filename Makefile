@@ -35,13 +35,16 @@ $(BASE_STAMP): pyproject.toml
 run: $(BASE_STAMP) pyodide-base
 	$(BIN)/python -m stichwerk.server $(if $(LISTEN),--host $(LISTEN)) $(if $(PORT),--port $(PORT))
 
-# Pyodide for the score sheet's offline scoring: fetched once from the npm registry (pinned,
-# sha512 checked) into the gitignored static/vendor/ folder; nothing to do when it is there.
+# Pyodide for the score sheet's offline scoring, and Preact + htm for the table page: fetched
+# once from the npm registry (pinned, integrity checked) into the gitignored static/vendor/
+# folder; nothing to do when they are there.
 pyodide: $(STAMP)
 	$(BIN)/python -m stichwerk.web.pyodide
+	$(BIN)/python -m stichwerk.web.preact
 
 pyodide-base: $(BASE_STAMP)
 	$(BIN)/python -m stichwerk.web.pyodide
+	$(BIN)/python -m stichwerk.web.preact
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks conftest.py

@@ -66,7 +66,10 @@ def unpack(data: bytes, where: Path = DIR) -> None:
     where.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
         for name in FILES:
-            member = archive.extractfile(f"package/{name}")
+            try:
+                member = archive.extractfile(f"package/{name}")
+            except KeyError:  # not in the archive at all
+                member = None
             if member is None:
                 raise ValueError(f"the tarball has no {name}")
             target = where / name

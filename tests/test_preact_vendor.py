@@ -1,0 +1,65 @@
+"""The table page's view library: one pin in three places (the fetcher, the page's import map,
+``package.json`` for the type checker), and a fetched file that is not the pinned one refused."""
+
+import hashlib
+import io
+import json
+import re
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from stichwerk.web import TEMPLATES, preact
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tarball(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, body in files.items():
+            info = tarfile.TarInfo(f"package/{name}")
+            info.size = len(body)
+            archive.addfile(info, io.BytesIO(body))
+    return buffer.getvalue()
+
+
+def test_the_table_pages_import_map_is_the_fetchers() -> None:
+    page = (TEMPLATES / "table.html").read_text(encoding="utf-8")
+    found = re.search(r'<script type="importmap">(.*?)</script>', page, re.S)
+    assert found is not None
+    assert json.loads(found.group(1)) == preact.import_map()
+
+
+def test_the_type_checker_sees_the_versions_the_page_loads() -> None:
+    dev = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["devDependencies"]
+    for package in preact.PACKAGES:
+        assert dev[package.name] == package.version, package.name
+
+
+def test_unpack_writes_the_pinned_files_and_refuses_others(tmp_path: Path) -> None:
+    package = preact.Package(
+        "demo",
+        "1.0.0",
+        "sha512-unused",
+        (("dist/demo.mjs", "demo.mjs", hashlib.sha256(b"export default 1;").hexdigest()),),
+    )
+    assert not preact.installed(package, tmp_path)
+    preact.unpack(package, _tarball({"dist/demo.mjs": b"export default 1;"}), tmp_path)
+    assert (tmp_path / "demo.mjs").read_bytes() == b"export default 1;"
+    assert preact.installed(package, tmp_path)
+    other = tmp_path / "other"
+    with pytest.raises(ValueError, match="sha256"):
+        preact.unpack(package, _tarball({"dist/demo.mjs": b"export default 2;"}), other)
+    assert not preact.installed(package, other)
+    with pytest.raises(ValueError, match=r"no dist/demo\.mjs"):
+        preact.unpack(package, _tarball({"dist/else.mjs": b""}), other)
+
+
+def test_a_pyodide_tarball_without_a_file_is_one_clear_error(tmp_path: Path) -> None:
+    """The sibling fetcher: a missing member was a KeyError (a traceback past ``main``)."""
+    from stichwerk.web import pyodide
+
+    with pytest.raises(ValueError, match=r"no pyodide\.js"):
+        pyodide.unpack(_tarball({"else.js": b""}), tmp_path)
