@@ -20,7 +20,7 @@ address)::
      },
      "players": [{"number": 0.., "name", "withdrawn_after": rounds | null,
                   "registered_at"}],
-     "rounds": [{"number": 1, 2 ..., "final": bool,
+     "rounds": [{"number": 1, 2 ..., "final": bool,   # true for the Endrunde (rounds + 1) only
                  "by_lot": [[player, ...], ...],   # the Endrunde's ties ordered by lot
                  "drawn_at"}],
      "tables": [{"round", "number": 1, 2 ... in each round,
@@ -41,13 +41,14 @@ address)::
 Times are ISO 8601 (without a zone: UTC). The reader trusts nothing in a file: every problem
 is one line naming where it is (``the backup's table 3: 'seating' must list whole numbers
 ...``). It checks the kind and version, every field's type, the names and free text as the
-director's input is checked (:mod:`stichwerk.tournament.cleaning`), every table's players
-registered and seated once a round, its score sheet its own, every sheet replayed through
-its game (a sheet of another game refused), every number in a sheet's or the log's free JSON
-finite and within ±:data:`MAX_BACKUP_NUMBER`, a table's points within ±:data:`MAX_POINTS`,
-the log and each sheet's changes numbered without a gap. An online table still playing stays
-on the other server: it comes in as a ``sheet`` table (or ``quick`` without a sheet). A log
-entry's unknown ``source`` reads as ``import``.
+director's input is checked (:mod:`stichwerk.tournament.cleaning`), the rounds numbered as the
+format plays them (the Endrunde, marked ``final``, after the Vorrunde's and only there), every
+table's players registered and seated once a round, its score sheet its own, every sheet
+replayed through its game (a sheet of another game refused), every number in a sheet's or the
+log's free JSON finite and within ±:data:`MAX_BACKUP_NUMBER`, a table's points within
+±:data:`MAX_POINTS`, the log and each sheet's changes numbered without a gap. An online table
+still playing stays on the other server: it comes in as a ``sheet`` table (or ``quick``
+without a sheet). A log entry's unknown ``source`` reads as ``import``.
 
 The storage writes the rows (:meth:`stichwerk.storage.tournaments.TournamentStore.import_backup`).
 """
@@ -434,8 +435,18 @@ def read_backup(backup: object) -> dict[str, Any]:
     for i, raw in enumerate(top.get("rounds", list)):
         r = _Reader(raw, f"round {i + 1}")
         number = r.get("number", int)
-        if number != i + 1 or number > fmt.rounds + 1:
+        if number != i + 1 or number > fmt.rounds + int(fmt.final_round):
             raise StichwerkError(f"the backup's rounds are not numbered 1, 2 ... ({number})")
+        # The Endrunde is the round after the Vorrunde's, and only it: a round marked otherwise
+        # would have the next draw store a round of a number already taken.
+        final = r.get("final", bool)
+        if final and number <= fmt.rounds:
+            raise StichwerkError(
+                f"the backup's round {number} is marked as the Endrunde, but the {fmt.name} "
+                f"format plays {fmt.rounds} Vorrunde rounds first"
+            )
+        if not final and number > fmt.rounds:
+            raise StichwerkError(f"the backup's round {number} is the Endrunde, but not marked so")
         by_lot = r.get("by_lot", list)
         for group in by_lot:
             if (
@@ -447,7 +458,7 @@ def read_backup(backup: object) -> dict[str, Any]:
         rounds.append(
             {
                 "number": number,
-                "final": r.get("final", bool),
+                "final": final,
                 "by_lot": by_lot,
                 "drawn_at": r.time("drawn_at"),
             }
