@@ -74,9 +74,7 @@ LAZY: dict[tuple[str, str], str] = {
 # --- Known violations, each removed by the work named beside it (C: the server as a tree of
 # --- routers; F: bots, arena, research, analysis, storage's bot accounts; G: the engines'
 # --- kernels keep only the rules). Remove an entry once it is gone (the tests say so).
-KNOWN_CIRCLES: dict[frozenset[str], str] = {
-    frozenset({"stichwerk.research", "stichwerk.research.aec"}): "F",
-}
+KNOWN_CIRCLES: dict[frozenset[str], str] = {}
 """Modules that import each other (a set may shrink while its circle lasts)."""
 KNOWN_UPWARD: dict[tuple[str, str], str] = {}
 """(module, imported module) against the layers."""
@@ -88,32 +86,7 @@ KNOWN_PRIVATE: dict[tuple[str, str, str], str] = {
     ): "G (the engines' kernels keep only the rules)",
 }
 """(module, other module, private name)."""
-KNOWN_IN_FUNCTION: dict[tuple[str, str], str] = {
-    ("stichwerk.analysis", "stichwerk.bots.players"): "F",
-    ("stichwerk.analysis", "stichwerk.bots.warm"): "F",
-    ("stichwerk.arena", "time"): "F",
-    ("stichwerk.research.actions", "stichwerk.cego.cards"): "F",
-    ("stichwerk.research.actions", "stichwerk.doppelkopf.cards"): "F",
-    ("stichwerk.research.observation", "stichwerk.cego.cards"): "F",
-    ("stichwerk.research.observation", "stichwerk.cego.fast"): "F",
-    ("stichwerk.research.observation", "stichwerk.doppelkopf.cards"): "F",
-    ("stichwerk.research.spiel", "stichwerk.cego.cards"): "F",
-    ("stichwerk.research.spiel", "stichwerk.cego.profiles"): "F",
-    ("stichwerk.research.spiel", "stichwerk.cego.state"): "F",
-    ("stichwerk.research.spiel", "stichwerk.doppelkopf.profiles"): "F",
-    ("stichwerk.research.spiel", "stichwerk.research.worlds"): "F",
-    ("stichwerk.research.table", "stichwerk.cego.profiles"): "F",
-    ("stichwerk.research.worlds", "stichwerk.cego.cards"): "F",
-    ("stichwerk.research.worlds", "stichwerk.cego.profiles"): "F",
-    ("stichwerk.research.worlds", "stichwerk.cego.state"): "F",
-    ("stichwerk.research.worlds", "stichwerk.doppelkopf.cards"): "F",
-    ("stichwerk.research.worlds", "stichwerk.doppelkopf.profiles"): "F",
-    ("stichwerk.research.worlds", "stichwerk.doppelkopf.state"): "F",
-    ("stichwerk.research.worlds", "stichwerk.doppelkopf.trumps"): "F",
-    ("stichwerk.server.config", "stichwerk.bots.base"): "C",
-    ("stichwerk.server.config", "stichwerk.games"): "C",
-    ("stichwerk.server.config", "stichwerk.server.public"): "C",
-}
+KNOWN_IN_FUNCTION: dict[tuple[str, str], str] = {}
 """(module, imported module) imported inside a function without a reason."""
 
 

@@ -16,6 +16,7 @@ start a single-machine Ray for a try).
 import json
 import math
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,8 +66,6 @@ class DealOutcome:
 
 def play_deal(spec: ArenaSpec, index: int) -> DealOutcome:
     """Play deal ``index`` in every rotation (runs in a worker process)."""
-    import time
-
     game = get_game(spec.game)
     rotations = spec.rotations()
     sums = [0.0] * len(spec.bots)

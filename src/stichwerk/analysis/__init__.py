@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stichwerk.bots.evaluation import ActionValue
+from stichwerk.bots.players import make_search
+from stichwerk.bots.warm import ensure
 from stichwerk.core.action import Action
 from stichwerk.core.errors import IllegalAction, RecordError, StichwerkError, one_line
 from stichwerk.core.record import get_list
@@ -228,9 +230,6 @@ def value_point(
 ) -> list[dict[str, Any]]:
     """The search's value of every legal choice of ``view`` as JSON (runs in a worker too:
     arguments and answer are plain data)."""
-    from stichwerk.bots.players import make_search
-    from stichwerk.bots.warm import ensure
-
     # Valuing needs the kernels: compile them once if they are not cached yet (after the
     # server's warm-up, if one is under way); a search at a table would play in Python meanwhile.
     ensure()

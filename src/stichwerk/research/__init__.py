@@ -12,15 +12,9 @@ stichwerk[research]``) are imported only here, never by the web app or the plain
 
 from typing import Any
 
-EXTRA = "pip install 'stichwerk[research]'"
+from stichwerk.research.extra import EXTRA, missing_extra
 
-
-def missing_extra(exc: ImportError, what: str) -> ModuleNotFoundError:
-    """The one line a research interface raises when its library is not installed: the base
-    package leaves PettingZoo, Gymnasium, OpenSpiel, pyarrow, polars and Ray to the extra."""
-    name = getattr(exc, "name", None) or "a research library"
-    return ModuleNotFoundError(f"{what} needs the research extra: {EXTRA} ({name} is missing)",
-                               name=name)  # fmt: skip
+__all__ = ["EXTRA", "env", "missing_extra"]
 
 
 def env(game: str = "cego", **kwargs: Any) -> Any:

@@ -19,8 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from stichwerk.cego.cards import CODES as CEGO_CODES
 from stichwerk.core.action import Action
 from stichwerk.core.errors import IllegalAction
+from stichwerk.doppelkopf.cards import CODES as DOKO_CODES
 
 Word = tuple[str, str | None]
 """A card-less action: its ``act`` and its ``type`` (``None`` for most)."""
@@ -137,14 +139,10 @@ DOPPELKOPF_WORDS: tuple[Word, ...] = (
 def space_for(game: str) -> ActionSpace:
     """The action space of ``game`` (``cego`` or ``doppelkopf``)."""
     if game == "cego":
-        from stichwerk.cego.cards import CODES as CEGO_CODES
-
         return ActionSpace(
             "cego", CEGO_WORDS, ("play", "lay-out", "keep", "press", "withdraw"), CEGO_CODES
         )
     if game == "doppelkopf":
-        from stichwerk.doppelkopf.cards import CODES as DOKO_CODES
-
         return ActionSpace("doppelkopf", DOPPELKOPF_WORDS, ("play", "armut", "return"), DOKO_CODES)
     raise IllegalAction(f"unknown game {game!r} (known: cego, doppelkopf)")
 

@@ -17,7 +17,7 @@ import numpy as np
 from stichwerk.bots.base import Bot, make_bot
 from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.core.errors import StichwerkError
-from stichwerk.research import missing_extra
+from stichwerk.research.extra import missing_extra
 from stichwerk.research.observation import encoder_for
 from stichwerk.research.table import Table, check_reward, check_table
 

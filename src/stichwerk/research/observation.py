@@ -15,6 +15,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from stichwerk.cego.cards import ID
+from stichwerk.cego.fast import trick_winner
+from stichwerk.doppelkopf.cards import CODE_INDEX
 from stichwerk.research.actions import ActionSpace, space_for
 
 Array = npt.NDArray[np.float32]
@@ -156,9 +159,6 @@ class CegoEncoder(Encoder):
         self._add("trick_no", (1,), "tricks completed / 13")
 
     def _fill(self, out: Array, view: dict[str, Any], pending: Sequence[int]) -> None:
-        from stichwerk.cego.cards import ID
-        from stichwerk.cego.fast import trick_winner
-
         space = self.space
         for code in view["hand"] or ():
             self.part(out, "hand")[ID[code]] = 1.0
@@ -274,8 +274,6 @@ class DoppelkopfEncoder(Encoder):
         self._add("trick_no", (1,), "tricks completed / 12")
 
     def _fill(self, out: Array, view: dict[str, Any], pending: Sequence[int]) -> None:
-        from stichwerk.doppelkopf.cards import CODE_INDEX
-
         space = self.space
         half = 0.5
         for code in view["hand"] or ():

@@ -33,7 +33,7 @@ from stichwerk.bots.warm import ensure as ensure_kernels
 from stichwerk.core.errors import StichwerkError
 from stichwerk.games import get_game
 from stichwerk.pools import process_pool
-from stichwerk.research import missing_extra
+from stichwerk.research.extra import missing_extra
 from stichwerk.research.table import check_table
 
 try:

@@ -27,13 +27,18 @@ from typing import Any
 
 import numpy as np
 
+from stichwerk.cego.cards import REMOVED_FOR_THREE
+from stichwerk.cego.profiles import get_profile as get_cego_profile
+from stichwerk.cego.state import blind_size, hand_size
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
+from stichwerk.doppelkopf.profiles import get_profile as get_doko_profile
 from stichwerk.games import get_game
-from stichwerk.research import missing_extra
 from stichwerk.research.actions import space_for
+from stichwerk.research.extra import missing_extra
 from stichwerk.research.observation import Encoder, encoder_for
 from stichwerk.research.table import Table, check_table
+from stichwerk.research.worlds import resample
 
 try:
     import pyspiel
@@ -56,8 +61,6 @@ def utility_bound(game: str, profile: str, seats: int) -> float:
     """
     others = seats - 1
     if game == "cego":
-        from stichwerk.cego.profiles import get_profile as get_cego_profile
-
         r = get_cego_profile(profile)
         top = len(r.ladder) + r.gegensolo_raise
         per_pair = max(
@@ -70,9 +73,7 @@ def utility_bound(game: str, profile: str, seats: int) -> float:
             r.drescher_value,
         )
         return float(per_pair * others * seats)
-    from stichwerk.doppelkopf.profiles import get_profile
-
-    p = get_profile(profile)
+    p = get_doko_profile(profile)
     return float(64 * 4 * max(1, p.solo_factor) * others)
 
 
@@ -146,20 +147,14 @@ class StichwerkGame(pyspiel.Game):  # type: ignore[misc]
         if seats == 5:
             order.remove(dealer)
         if self.game_name == "cego":
-            from stichwerk.cego.state import blind_size, hand_size
-
             n = len(order)
             return [(s, hand_size(n)) for s in order] + [(-1, blind_size(n))]
-        from stichwerk.doppelkopf.profiles import get_profile
-
-        per_hand = 12 if get_profile(self.profile).with_nines else 10
+        per_hand = 12 if get_doko_profile(self.profile).with_nines else 10
         return [(s, per_hand) for s in order]
 
     def deck(self) -> list[int]:
         """The card indices of the deck, a Doppelkopf code twice."""
         if self.game_name == "cego":
-            from stichwerk.cego.cards import REMOVED_FOR_THREE
-
             removed = REMOVED_FOR_THREE if len(self.deal_order) == 4 else 0
             return [c for c in range(54) if not removed >> c & 1]
         total = sum(n for _, n in self.deal_order)
@@ -304,8 +299,6 @@ class StichwerkState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "Any":
         """A state the seat cannot tell from this one: the unseen cards dealt anew."""
-        from stichwerk.research.worlds import resample
-
         if self.table is None:
             raise StichwerkError("a deal is resampled once the cards are dealt")
         seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else 0

@@ -9,6 +9,7 @@ to a seat when it is its turn (before it plays its card), so the research games 
 from collections.abc import Mapping
 from typing import Any
 
+from stichwerk.cego.profiles import get_profile as get_cego_profile
 from stichwerk.core.action import Action
 from stichwerk.core.errors import IllegalAction, StichwerkError
 from stichwerk.core.state import GameState
@@ -19,9 +20,7 @@ from stichwerk.research.actions import ActionSpace, Choice, space_for
 def default_seats(game: str, profile: str) -> int:
     """The usual table of a profile: Cego's ``players`` setting, Doppelkopf's 4."""
     if game == "cego":
-        from stichwerk.cego.profiles import get_profile
-
-        return get_profile(profile).players
+        return get_cego_profile(profile).players
     return 4
 
 

@@ -14,9 +14,16 @@ import random
 from collections import Counter
 from typing import Any
 
+from stichwerk.cego import cards as C
+from stichwerk.cego.profiles import get_profile as get_cego_profile
+from stichwerk.cego.state import CegoState
 from stichwerk.core.action import Action
 from stichwerk.core.errors import StichwerkError
 from stichwerk.core.state import GameState
+from stichwerk.doppelkopf.cards import CODE_INDEX, CODES, codes_of_mask
+from stichwerk.doppelkopf.profiles import get_profile as get_doko_profile
+from stichwerk.doppelkopf.state import DokoState
+from stichwerk.doppelkopf.trumps import SCHEME_OF_GAME, TRUMP, order_for, sau_cards
 from stichwerk.games import get_game
 
 Location = int
@@ -53,9 +60,6 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 400) 
 def _unseen_places(state: GameState, seat: int, view: dict[str, Any]) -> dict[Location, list[str]]:
     """For every place another seat's cards may hide in, the unseen cards there now."""
     if state.game == "cego":
-        from stichwerk.cego import cards as C
-        from stichwerk.cego.state import CegoState
-
         assert isinstance(state, CegoState)
         removed = C.REMOVED_FOR_THREE if state.players == 3 else 0
         unseen = C.ALL & ~state.visible(seat) & ~removed
@@ -67,9 +71,6 @@ def _unseen_places(state: GameState, seat: int, view: dict[str, Any]) -> dict[Lo
                 in_hands |= state.hands[s] & unseen
         places[OUT] = C.codes(unseen & ~in_hands)
         return places
-    from stichwerk.doppelkopf.cards import codes_of_mask
-    from stichwerk.doppelkopf.state import DokoState
-
     assert isinstance(state, DokoState)
     known: Counter[str] = Counter()
     armut = view.get("armut") or {}
@@ -92,7 +93,6 @@ def _voids(view: dict[str, Any]) -> dict[int, set[int]]:
     """The card classes (suits, trump) each seat has shown out of, from the public plays."""
     out: dict[int, set[int]] = {}
     if view["game"] == "cego":
-        from stichwerk.cego import cards as C
 
         def cls(code: str) -> int:
             return C.SUIT_OF[C.ID[code]]
@@ -100,12 +100,8 @@ def _voids(view: dict[str, Any]) -> dict[int, set[int]]:
         players = int(view["players"])
         regeln = view.get("contract") == "raeuber" and _rules_regeln(view)
     else:
-        from stichwerk.doppelkopf.cards import CODE_INDEX
-        from stichwerk.doppelkopf.profiles import get_profile
-        from stichwerk.doppelkopf.trumps import SCHEME_OF_GAME, TRUMP, order_for
-
         scheme = SCHEME_OF_GAME.get(view["game_type"], "normal")
-        order = order_for(scheme, get_profile(view["profile"], view.get("options") or {}))
+        order = order_for(scheme, get_doko_profile(view["profile"], view.get("options") or {}))
 
         def cls(code: str) -> int:
             return order.cls[CODE_INDEX[code]]
@@ -133,9 +129,7 @@ def _voids(view: dict[str, Any]) -> dict[int, set[int]]:
 
 
 def _rules_regeln(view: dict[str, Any]) -> bool:
-    from stichwerk.cego.profiles import get_profile
-
-    return bool(get_profile(view["profile"], view.get("options") or {}).raeuber_nach_regeln)
+    return bool(get_cego_profile(view["profile"], view.get("options") or {}).raeuber_nach_regeln)
 
 
 def _assign(
@@ -146,18 +140,13 @@ def _assign(
 ) -> dict[Location, list[str]] | None:
     """A random new content of every place, of the same sizes, respecting the voids."""
     if view["game"] == "cego":
-        from stichwerk.cego import cards as C
 
         def cls(code: str) -> int:
             return C.SUIT_OF[C.ID[code]]
     else:
-        from stichwerk.doppelkopf.cards import CODE_INDEX
-        from stichwerk.doppelkopf.profiles import get_profile
-        from stichwerk.doppelkopf.trumps import SCHEME_OF_GAME, order_for
-
         order = order_for(
             SCHEME_OF_GAME.get(view["game_type"], "normal"),
-            get_profile(view["profile"], view.get("options") or {}),
+            get_doko_profile(view["profile"], view.get("options") or {}),
         )
 
         def cls(code: str) -> int:
@@ -196,11 +185,7 @@ def _must_hold(view: dict[str, Any]) -> list[tuple[int, str]]:
                 out.append((e["seat"], "T1"))
         return out
     if view["sau"] is not None:
-        from stichwerk.doppelkopf.cards import CODES
-        from stichwerk.doppelkopf.profiles import get_profile
-        from stichwerk.doppelkopf.trumps import sau_cards
-
-        profile = get_profile(view["profile"], view.get("options") or {})
+        profile = get_doko_profile(view["profile"], view.get("options") or {})
         codes = sau_cards(profile, view["game_type"])
         if codes is not None:
             ace = CODES[codes[0]]
@@ -273,11 +258,7 @@ def _armut_exchange(
     poor, taker = int(poor), int(taker)
     if not any(a["act"] == "return" for a in record["actions"]):
         return True
-    from stichwerk.doppelkopf.cards import CODE_INDEX
-    from stichwerk.doppelkopf.profiles import get_profile
-    from stichwerk.doppelkopf.trumps import TRUMP, order_for
-
-    order = order_for("normal", get_profile(view["profile"], view.get("options") or {}))
+    order = order_for("normal", get_doko_profile(view["profile"], view.get("options") or {}))
 
     def trump(code: str) -> bool:
         return order.cls[CODE_INDEX[code]] == TRUMP
