@@ -6,7 +6,7 @@ Each field's metadata holds the reading behind it; ``docs/rules/cego.md`` lists 
 """
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Literal
 
 from stichwerk.core.errors import RecordError
 
@@ -39,7 +39,7 @@ class Profile:
         "The auction's contracts, lowest first; value = position.",
         de="Die Spiele der Steigerung, das niedrigste zuerst; Wert = Platz in der Reihe.",
     )
-    counting: str = _s(
+    counting: Literal["pairs", "triples"] = _s(
         "'pairs': two-card count in exact half points, 79 in all, 40 wins; "
         "'triples': three-card count, 70 in all, 36 wins.",
         de=(
@@ -165,7 +165,7 @@ class Profile:
             " gegen eine höhere Karte ihrer Farbe aus dem Blinden getauscht werden."
         ),
     )
-    forced_press_shown: tuple[str, ...] = _s(
+    forced_press_shown: tuple[Literal["zwei-leere", "zwei-verschiedene"], ...] = _s(
         "Contracts whose forced press is shown before play.",
         de="Spiele, deren zwangsweise gedrückte Karte vor dem Ausspielen gezeigt wird.",
     )
@@ -197,7 +197,7 @@ class Profile:
         "Piccolo, Bettel and Ulti end as soon as their outcome is known.",
         de="Piccolo, Bettel und Ulti enden, sobald ihr Ausgang feststeht.",
     )
-    stake: str = _s(
+    stake: Literal["", "ganze", "halbe"] = _s(
         "Money: 'ganze' (1 cent a point), 'halbe' (½ cent) or '' (points only).",
         de="Geld: 'ganze' (1 Cent der Punkt), 'halbe' (½ Cent) oder '' (nur Punkte).",
     )

@@ -16,7 +16,7 @@ stichwerk.core.errors.RecordError: option 'sau' must be true or false, not 'yes'
 """
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 from stichwerk.core.errors import RecordError
 
@@ -68,12 +68,11 @@ class Profile:
         "TSR 1.1.",
         de="Die Herz-10 (Dulle) ist der höchste Trumpf im Normalspiel und in Farbsoli.",
     )
-    dulle_order: str = _f(
+    dulle_order: Literal["first-beats-second", "second-beats-first"] = _f(
         "Which of two Herz 10 in one trick wins.",
         "I.a: 'zweite sticht erste !!'.",
         "TSR: of two identical cards the earlier wins, the Herz 10 too.",
         de="Welche von zwei Herz-10 in einem Stich gewinnt.",
-        choices=("first-beats-second", "second-beats-first"),
     )
     dulle_last_trick_reversal: bool = _f(
         "In the last trick the Herz 10 order is reversed.",
@@ -81,7 +80,7 @@ class Profile:
         "Not in the TSR.",
         de="Im letzten Stich gilt die Reihenfolge der Herz-10 umgekehrt.",
     )
-    dulle_order_with_sau: str = _f(
+    dulle_order_with_sau: Literal["same", "first-beats-second"] = _f(
         "The Herz 10 order once a Sau is announced: 'same' or 'first-beats-second'.",
         "II.1: with Sau the first Herz 10 beats the second.",
         "No Sau in the TSR.",
@@ -89,7 +88,6 @@ class Profile:
             "Reihenfolge der Herz-10, sobald eine Sau angesagt ist: 'same' (wie "
             "sonst) oder 'first-beats-second' (die erste sticht)."
         ),
-        choices=("same", "first-beats-second"),
     )
     sau: bool = _f(
         "Both aces of the trump suit in one hand may be announced (act 'sau') and are then "
@@ -101,7 +99,7 @@ class Profile:
             "angesagt werden ('sau') und sind dann die höchsten Trümpfe."
         ),
     )
-    sau_deadline: str = _f(
+    sau_deadline: Literal["before-first-ace", "before-first-card", "when-playing"] = _f(
         "Until when 'sau' may be said: before the first such ace is played, before the first "
         "card of the deal, or only by the holder when it is his turn to play.",
         "II.1: before the first Karo A is played, or earlier (A8).",
@@ -111,7 +109,6 @@ class Profile:
             "vor der ersten Karte des Spiels, oder nur vom Besitzer, wenn er am Zug"
             " ist."
         ),
-        choices=("before-first-ace", "before-first-card", "when-playing"),
     )
     sau_in_solo: tuple[str, ...] = _f(
         "Solo types in which a Sau exists ('still' is the Stilles Solo).",
@@ -175,7 +172,7 @@ class Profile:
         ),
         groups=RESERVATION_KINDS,
     )
-    solo_conflict: str = _f(
+    solo_conflict: Literal["seat-order", "solo-rank"] = _f(
         "Two solos declared: the earlier seat wins ('seat-order') or the higher type "
         "('solo-rank', then the earlier seat).",
         "I.b ranks the solo types.",
@@ -184,21 +181,18 @@ class Profile:
             "Zwei Soli angesagt: der frühere Platz gewinnt ('seat-order') oder das "
             "höhere Solo ('solo-rank', dann der frühere Platz)."
         ),
-        choices=("seat-order", "solo-rank"),
     )
-    duty_solo_leader: str = _f(
+    duty_solo_leader: Literal["soloist", "vorhand"] = _f(
         "Who leads trick 1 of a Pflicht-Solo.",
         "II.5: 'kommt der Solist immer selber raus'.",
         "TSR 5.2: the soloist.",
         de="Wer beim Pflichtsolo zum ersten Stich rauskommt.",
-        choices=("soloist", "vorhand"),
     )
-    lust_solo_leader: str = _f(
+    lust_solo_leader: Literal["soloist", "vorhand"] = _f(
         "Who leads trick 1 of a Lust-Solo.",
         "III.1: 'Solist kommt nicht selber raus'.",
         "TSR 5.2: Vorhand.",
         de="Wer beim Lustsolo zum ersten Stich rauskommt.",
-        choices=("soloist", "vorhand"),
     )
     silent_solo: bool = _f(
         "A seat with both Kreuz-Damen that says 'gesund' plays a Stilles Solo; off: it must "
@@ -222,7 +216,7 @@ class Profile:
         "TSR 5.3: no.",
         de="Eine Hochzeit ohne Partner (als Karo-Solo gespielt) gilt als Pflichtsolo.",
     )
-    hochzeit_partner: str = _f(
+    hochzeit_partner: Literal["any", "fehl-led", "trump-led", "fehl-won"] = _f(
         "Which trick finds the Hochzeit partner: the first trick won by another seat that "
         "was 'any' trick, 'fehl-led' (led with a non-trump), 'trump-led', or 'fehl-won' (won "
         "with a non-trump).",
@@ -233,7 +227,6 @@ class Profile:
             "der beliebig ('any'), mit Fehl angespielt ('fehl-led'), mit Trumpf "
             "angespielt ('trump-led') oder mit Fehl gemacht ('fehl-won') ist."
         ),
-        choices=("any", "fehl-led", "trump-led", "fehl-won"),
     )
     hochzeit_tricks: int = _f(
         "Within how many tricks the Hochzeit partner must be found, else a Karo solo.",
@@ -257,7 +250,7 @@ class Profile:
         low=0,
         high=12,
     )
-    armut_cards: str = _f(
+    armut_cards: Literal["trumps", "three"] = _f(
         "What the Armut hand passes: exactly its trumps, or always three cards (its trumps "
         "plus Fehl it chooses, named in the 'armut' action).",
         "II.4: 'Sie werden ... zugeschoben' (the trumps) (A6).",
@@ -266,7 +259,6 @@ class Profile:
             "Was die Armut abgibt: genau ihre Trümpfe oder immer drei Karten (ihre "
             "Trümpfe und Fehl nach Wahl, in der Aktion 'armut' genannt)."
         ),
-        choices=("trumps", "three"),
     )
     armut_fox_is_trump: bool = _f(
         "A Karo ace counts as a trump for the Armut limit (off: it does not count, though it "
@@ -278,7 +270,7 @@ class Profile:
             "zählt nicht, wird aber mit den Trümpfen abgegeben)."
         ),
     )
-    armut_return_declare: str = _f(
+    armut_return_declare: Literal["count", "whether", "none"] = _f(
         "What the taker must declare of the returned cards: the number of trumps, whether "
         "there is one, or nothing.",
         "II.4 'muss er dies melden'; the number (A6).",
@@ -287,14 +279,12 @@ class Profile:
             "Was der Mitspieler von den zurückgegebenen Karten melden muss: die "
             "Zahl der Trümpfe, ob einer dabei ist, oder nichts."
         ),
-        choices=("count", "whether", "none"),
     )
-    armut_two: str = _f(
+    armut_two: Literal["first", "redeal"] = _f(
         "Two seats declare Armut: the first in seat order plays it, or the cards are redealt.",
         "Not stated: the first (A6).",
         "n/a.",
         de="Zwei melden Armut: die erste in Sitzfolge wird gespielt, oder es wird neu gegeben.",
-        choices=("first", "redeal"),
     )
     schmeissen_min_nines: int = _f(
         "Schmeißen: a hand with at least this many nines may claim a redeal (0: off).",
@@ -322,7 +312,7 @@ class Profile:
         low=0,
         high=12,
     )
-    reply: str = _f(
+    reply: Literal["one-less", "fixed"] = _f(
         "The reply (Erwiderung) with Re against Kontra or Kontra against Re: with one card "
         "fewer than the opposing party's latest announcement needed ('one-less'), or while "
         "holding reply_min_cards ('fixed').",
@@ -333,7 +323,6 @@ class Profile:
             "weniger, als die letzte Ansage der Gegenpartei brauchte ('one-less'), "
             "oder solange man reply_min_cards hält ('fixed')."
         ),
-        choices=("one-less", "fixed"),
     )
     reply_min_cards: int = _f(
         "Cards a replying player must hold when reply is 'fixed'.",
@@ -414,7 +403,7 @@ class Profile:
             "minus eins (angesagt wird erst, wenn der Partner feststeht)."
         ),
     )
-    both_announced: str = _f(
+    both_announced: Literal["re-needs-121", "last-needs-121"] = _f(
         "Both parties said Re and Kontra (no Absage): 're-needs-121' or the party that "
         "announced last needs 121 ('last-needs-121').",
         "II.6 (A4): the party that announced last needs 121.",
@@ -424,7 +413,6 @@ class Profile:
             "needs-121') oder die Partei, die zuletzt angesagt hat ('last-"
             "needs-121')."
         ),
-        choices=("re-needs-121", "last-needs-121"),
     )
     kontra_only_needs_121: bool = _f(
         "Only Kontra was said: Kontra needs 121 and Re wins with 120.",
@@ -448,7 +436,7 @@ class Profile:
     )
 
     # --- scoring (research §3.4) ---
-    counting: str = _f(
+    counting: Literal["plus-minus", "plus", "minus"] = _f(
         "'plus-minus': winners +value, losers -value (sums to zero); 'plus': only winners "
         "write their points; 'minus': only losers write -value.",
         "V.: 'Es werden nur Pluspunkte für die Gewinner notiert'.",
@@ -458,7 +446,6 @@ class Profile:
             "nur die Gewinner schreiben ihre Punkte; 'minus': nur die Verlierer "
             "schreiben -Wert."
         ),
-        choices=("plus-minus", "plus", "minus"),
     )
     solo_factor: int = _f(
         "The soloist scores this many times the game value; each opponent once.",
@@ -499,7 +486,7 @@ class Profile:
         low=0,
         high=100,
     )
-    gegen_die_alten: str = _f(
+    gegen_die_alten: Literal["off", "normal", "always"] = _f(
         "+1 for winning against the party that made the game: 'normal' (Kontra wins a "
         "normal game), 'always' (also against a soloist and an Armut party), 'off'.",
         "V.: 'gegen die Alten (oder die anderen spielbestimmenden Parteien)' (A2).",
@@ -509,7 +496,6 @@ class Profile:
             " 'normal' (Kontra gewinnt ein Normalspiel), 'always' (auch gegen "
             "Solisten und Armut-Partei), 'off' (aus)."
         ),
-        choices=("off", "normal", "always"),
     )
     fox_game_types: tuple[str, ...] = _f(
         "Game types in which a Fuchs (Karo ace) caught by the other party scores +1.",
@@ -550,7 +536,7 @@ class Profile:
         low=0,
         high=240,
     )
-    extras_netting: str = _f(
+    extras_netting: Literal["net", "separate"] = _f(
         "Sonderpunkte of both parties are netted against the winners' value ('net'), or "
         "each party writes its own ('separate').",
         "Not stated: netted, a net value of 0 or less scores 0 (A15).",
@@ -560,9 +546,8 @@ class Profile:
             "verrechnet ('net'), oder jede Partei schreibt ihre eigenen "
             "('separate')."
         ),
-        choices=("net", "separate"),
     )
-    no_winner: str = _f(
+    no_winner: Literal["levels", "zero"] = _f(
         "Both parties missed their Absagen: each side scores its level points and the "
         "'reached against an Absage' points, netted ('levels'), or nothing ('zero').",
         "Not stated: as the DDV (A16).",
@@ -572,7 +557,6 @@ class Profile:
             "Stufenpunkte und die Punkte für 'gegen eine Absage erreicht', "
             "verrechnet ('levels'), oder nichts ('zero')."
         ),
-        choices=("levels", "zero"),
     )
     bock_triggers: tuple[str, ...] = _f(
         "Events after which the list plays a Bock round (values doubled): '120-120', "
@@ -588,7 +572,7 @@ class Profile:
     )
 
     # --- violations and the list (research §3.5 and §1.7) ---
-    verwerfen: str = _f(
+    verwerfen: Literal["table", "graded"] = _f(
         "How a Verwerfen (revoke, or a seat that leaves or times out) is scored: the "
         "Wielandstraße 'table' or the DDV 'graded' penalties.",
         "V. table: 6/15/6/5/6/5 plus 2 per Re/Kontra announcement (A14).",
@@ -598,7 +582,6 @@ class Profile:
             "überzieht die Zeit) gewertet wird: die Tabelle der Wielandstraße "
             "('table') oder die gestuften Strafen des DDV ('graded')."
         ),
-        choices=("table", "graded"),
     )
     duty_solos: int = _f(
         "Pflicht-Soli each player owes per list.",
@@ -608,7 +591,7 @@ class Profile:
         low=0,
         high=10,
     )
-    duty_enforcement: str = _f(
+    duty_enforcement: Literal["penalty", "forced"] = _f(
         "A missing Pflicht-Solo: 'penalty' points at the end, or the player is 'forced' "
         "(vorgeführt) when the owed solos equal the games left.",
         "II.5: 15 points off the Vorrunde total.",
@@ -618,7 +601,6 @@ class Profile:
             "Spieler wird vorgeführt ('forced'), sobald er so viele Soli schuldet, "
             "wie Spiele übrig sind."
         ),
-        choices=("penalty", "forced"),
     )
     duty_penalty: int = _f(
         "Points taken off for each Pflicht-Solo not played (enforcement 'penalty').",
@@ -727,6 +709,9 @@ class Profile:
 _SPECS: dict[str, dict[str, Any]] = {
     f.name: {"type": f.type, **f.metadata} for f in fields(Profile) if not f.metadata.get("skip")
 }
+for _spec in _SPECS.values():  # a setting with fixed choices takes them from its Literal type
+    if get_origin(_spec["type"]) is Literal:
+        _spec["choices"] = get_args(_spec["type"])
 
 
 def _check_value(key: str, spec: dict[str, Any], value: object) -> Any:
@@ -743,7 +728,7 @@ def _check_value(key: str, spec: dict[str, Any], value: object) -> Any:
         if not lo <= value <= hi:
             raise RecordError(f"option {key!r} must be between {lo} and {hi}, not {value}")
         return value
-    if kind in (str, "str"):
+    if "choices" in spec:
         choices = spec["choices"]
         if value not in choices:
             raise RecordError(f"option {key!r} must be one of {', '.join(choices)}, not {value!r}")
