@@ -10,8 +10,9 @@ import pytest
 from stichwerk.core.errors import StichwerkError
 from stichwerk.storage.backup import read_backup
 from stichwerk.storage.db import Database
+from stichwerk.storage.sheets import NewChange, SheetRepo
 from stichwerk.storage.tournaments import TournamentStore
-from tests.server.tournament_helpers import NAMES, play_round
+from tests.server.tournament_helpers import NAMES, doko_deals, play_round
 
 
 def _store(tmp_path: Path, name: str) -> TournamentStore:
@@ -64,3 +65,30 @@ def test_an_endrunde_not_marked_final_and_a_pass_too_many_are_refused(tmp_path: 
     ]
     with pytest.raises(StichwerkError, match=r"^the backup's rounds are not numbered 1, 2"):
         read_backup(cego)
+
+
+def test_a_table_given_a_score_sheet_of_another_size_is_refused(tmp_path: Path) -> None:
+    """A 4-table given the 5-table's complete sheet: once taken over, reading the sheet failed
+    each time the tournament was opened (its page did not open at all)."""
+    store = _store(tmp_path, "first")
+    made = store.create(
+        name="Herbst", format_name="wielandstrasse", held_on="2025-10-01", series="C", seed="s"
+    )
+    store.add_players(made.id, NAMES[:9])
+    five = store.draw(made.id).rounds[0].tables[1]
+    assert five.size == 5 and five.list_id is not None
+    SheetRepo(store.db).append_changes(
+        [
+            NewChange(
+                five.list_id, k + 1, f"k{k}", {"op": "add", "summary": s, "key": f"k{k}"}, "scorer"
+            )
+            for k, s in enumerate(doko_deals(5, 10))
+        ]
+    )
+    assert store.sync_sheet(made.id, 1, 2) is not None
+    backup = store.export(made.id)
+    tables = backup["tables"]
+    tables[0]["list_id"], tables[1]["list_id"] = tables[1]["list_id"], tables[0]["list_id"]
+    tables[1]["results"] = None
+    with pytest.raises(StichwerkError, match=r"^the backup's table 1: its score sheet has 5 seats"):
+        read_backup(backup)

@@ -43,10 +43,10 @@ is one line naming where it is (``the backup's table 3: 'seating' must list whol
 ...``). It checks the kind and version, every field's type, the names and free text as the
 director's input is checked (:mod:`stichwerk.tournament.cleaning`), the rounds numbered as the
 format plays them (the Endrunde, marked ``final``, after the Vorrunde's and only there), every
-table's players registered and seated once a round, its score sheet its own, every sheet
-replayed through its game (a sheet of another game refused), every number in a sheet's or the
-log's free JSON finite and within ±:data:`MAX_BACKUP_NUMBER`, a table's points within
-±:data:`MAX_POINTS`, the log and each sheet's changes numbered without a gap. An online table
+table's players registered and seated once a round, its score sheet its own and of its size,
+every sheet replayed through its game (a sheet of another game refused), every number in a
+sheet's or the log's free JSON finite and within ±:data:`MAX_BACKUP_NUMBER`, a table's points
+within ±:data:`MAX_POINTS`, the log and each sheet's changes numbered without a gap. An online table
 still playing stays on the other server: it comes in as a ``sheet`` table (or ``quick``
 without a sheet). A log entry's unknown ``source`` reads as ``import``.
 
@@ -526,6 +526,14 @@ def read_backup(backup: object) -> dict[str, Any]:
             if lid not in sheets or lid in used_lists:
                 raise StichwerkError(f"the backup's table {i + 1} has no score sheet of its own")
             used_lists.add(lid)
+            # A sheet of another size could never give the table's results (reading it would
+            # fail each time the tournament is opened).
+            seats = sheets[lid]["settings"].get("seats")
+            if seats != len(seating):
+                raise StichwerkError(
+                    f"the backup's table {i + 1}: its score sheet has {seats} seats, the table "
+                    f"seats {len(seating)}"
+                )
         results = x.get("results", list, optional=True)
         if results is not None:
             if len(results) != len(seating):
