@@ -443,3 +443,15 @@ def test_the_checks_see_what_they_look_for(tmp_path: Path) -> None:
         ("stichwerk.core.b", "importlib"),
         ("stichwerk.core.b", "stichwerk.core.a"),
     }
+
+
+def test_the_architecture_page_draws_these_layers() -> None:
+    """``docs/architecture.md``'s table of layers names the same packages on the same layers."""
+    page = (SRC.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    drawn: dict[int, set[str]] = {}
+    for line in page.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) > 3 and cells[1].isdigit():
+            names = {n.removesuffix("/").removesuffix(".py") for n in cells[2].split("`")[1::2]}
+            drawn.setdefault(int(cells[1]), set()).update(names)
+    assert drawn == {i: set(layer) - {""} for i, layer in enumerate(LAYERS)}
