@@ -104,6 +104,19 @@ def test_every_contract_and_game_type_the_engines_list_has_sides() -> None:
         assert get_game("doppelkopf").deal_sides(result, playing) == [(0,), (1, 2, 3)]
 
 
+@pytest.mark.parametrize("game", ["cego", "doppelkopf"])
+def test_every_example_deal_has_sides_its_engine_names(game: str) -> None:
+    played = 0
+    for path in sorted((EXAMPLES / game).glob("*.json")):
+        record, result = finished(game, path.stem)
+        teams = sides(record, result)
+        if teams is not None:
+            seats = sorted(s for team in teams for s in team)
+            assert len(set(seats)) == len(seats) and len(teams) >= 2, path.name
+            played += 1
+    assert played >= 10
+
+
 def test_a_game_entry_must_say_what_its_deals_sides_are() -> None:
     with pytest.raises(TypeError, match="deal_sides"):
         GameModule(  # type: ignore[call-arg]
