@@ -66,8 +66,8 @@ GAME = replace(
 
 @pytest.fixture
 def toy_list(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setitem(games._MODULES, "toy-list", __name__)  # type: ignore[index]
-    monkeypatch.setitem(games._MODULES, "toy", "tests.server.toygame")  # type: ignore[index]
+    monkeypatch.setitem(games._MODULES, "toy-list", __name__)
+    monkeypatch.setitem(games._MODULES, "toy", "tests.server.toygame")
     yield "toy-list"
 
 
