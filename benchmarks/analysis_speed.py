@@ -12,7 +12,7 @@ import argparse
 import statistics
 import time
 
-from stichwerk.analysis import Settings, analyse
+from stichwerk.analysis import AnalysisSettings, analyse
 from stichwerk.bots.base import make_bot
 from stichwerk.games import get_game
 
@@ -32,12 +32,12 @@ def played(game: str, seed: int) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=5)
-    parser.add_argument("--seconds", type=float, default=Settings().seconds)
+    parser.add_argument("--seconds", type=float, default=AnalysisSettings().seconds)
     args = parser.parse_args()
-    settings = Settings(seconds=args.seconds)
+    settings = AnalysisSettings(seconds=args.seconds)
     # Compile the kernels before timing anything.
-    analyse(played("cego", 999), [0], Settings(seconds=0.01, worlds=4))
-    analyse(played("doppelkopf", 999), [0], Settings(seconds=0.01, worlds=4))
+    analyse(played("cego", 999), [0], AnalysisSettings(seconds=0.01, worlds=4))
+    analyse(played("doppelkopf", 999), [0], AnalysisSettings(seconds=0.01, worlds=4))
     for game in ("doppelkopf", "cego"):
         for seats in ([0], None):
             times, counts = [], []

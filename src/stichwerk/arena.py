@@ -53,7 +53,7 @@ class ArenaSpec:
 
 
 @dataclass
-class DealOutcome:
+class ArenaDeal:
     """One deal in all rotations."""
 
     index: int
@@ -64,7 +64,7 @@ class DealOutcome:
     """Seconds per decision of each bot that took one (for latency figures)."""
 
 
-def play_deal(spec: ArenaSpec, index: int) -> DealOutcome:
+def play_deal(spec: ArenaSpec, index: int) -> ArenaDeal:
     """Play deal ``index`` in every rotation (runs in a worker process)."""
     game = get_game(spec.game)
     rotations = spec.rotations()
@@ -121,7 +121,7 @@ def play_deal(spec: ArenaSpec, index: int) -> DealOutcome:
         }
         records.append(record)
     per_bot = [s / c if c else 0.0 for s, c in zip(sums, counts, strict=True)]
-    return DealOutcome(index, per_bot, records, decisions)
+    return ArenaDeal(index, per_bot, records, decisions)
 
 
 def _dealt_in(view: dict[str, Any], seat: int) -> bool:
@@ -161,7 +161,7 @@ class ArenaResult:
     decision_seconds: list[float]
 
 
-def _run_local(spec: ArenaSpec, workers: int) -> Iterator[DealOutcome]:
+def _run_local(spec: ArenaSpec, workers: int) -> Iterator[ArenaDeal]:
     if workers <= 1:
         for i in range(spec.deals):
             yield play_deal(spec, i)
@@ -173,7 +173,7 @@ def _run_local(spec: ArenaSpec, workers: int) -> Iterator[DealOutcome]:
         )
 
 
-def _play_deal_star(args: tuple[ArenaSpec, int]) -> DealOutcome:
+def _play_deal_star(args: tuple[ArenaSpec, int]) -> ArenaDeal:
     return play_deal(*args)
 
 
@@ -200,7 +200,7 @@ def on_ray(work: Callable[[A], R], items: Iterable[A], address: str) -> Iterator
             ray.shutdown()
 
 
-def _run_ray(spec: ArenaSpec, address: str) -> Iterator[DealOutcome]:
+def _run_ray(spec: ArenaSpec, address: str) -> Iterator[ArenaDeal]:
     return on_ray(_play_deal_star, [(spec, i) for i in range(spec.deals)], address)
 
 

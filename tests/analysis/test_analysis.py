@@ -10,13 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stichwerk.analysis import Settings, analyse, decision_points
+from stichwerk.analysis import AnalysisSettings, analyse, decision_points
 from stichwerk.core.action import Action
 from stichwerk.core.errors import IllegalAction, RecordError, StichwerkError
 from stichwerk.games import get_game
 
 EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
-FAST = Settings(seconds=0.02, worlds=12)
+FAST = AnalysisSettings(seconds=0.02, worlds=12)
 
 
 def example(game: str, name: str) -> dict[str, Any]:
@@ -53,7 +53,9 @@ def expected_points(record: dict[str, Any], seats: set[int]) -> list[tuple[int, 
     return out
 
 
-def check_invariants(record: dict[str, Any], seats: set[int], result: Any, cfg: Settings) -> None:
+def check_invariants(
+    record: dict[str, Any], seats: set[int], result: Any, cfg: AnalysisSettings
+) -> None:
     expected = expected_points(record, seats)
     assert [(d.index, d.seat, d.chosen) for d in result.decisions] == expected
     state = get_game(record["game"]).deal_from_record(record)
@@ -102,14 +104,14 @@ def test_same_record_same_analysis_bit_for_bit() -> None:
     one = json.dumps(analyse(record, [1], FAST).to_json())
     two = json.dumps(analyse(record, [1], FAST).to_json())
     assert one == two
-    other = json.dumps(analyse(record, [1], Settings(seconds=0.02, worlds=13)).to_json())
+    other = json.dumps(analyse(record, [1], AnalysisSettings(seconds=0.02, worlds=13)).to_json())
     assert other != one  # the numbers do come from the search
 
 
 def test_a_fehler_is_a_loss_above_the_threshold() -> None:
     record = example("doppelkopf", "ddv-normal")
-    strict = analyse(record, [0, 1], Settings(seconds=0.02, worlds=12, threshold=0.0))
-    lenient = analyse(record, [0, 1], Settings(seconds=0.02, worlds=12, threshold=1000.0))
+    strict = analyse(record, [0, 1], AnalysisSettings(seconds=0.02, worlds=12, threshold=0.0))
+    lenient = analyse(record, [0, 1], AnalysisSettings(seconds=0.02, worlds=12, threshold=1000.0))
     assert [d.loss for d in strict.decisions] == [d.loss for d in lenient.decisions]
     assert {d.index for d in strict.fehler} == {d.index for d in strict.decisions if d.loss > 0}
     assert strict.fehler and not lenient.fehler
@@ -128,7 +130,7 @@ def test_out_of_turn_announcements_are_not_decisions() -> None:
 def test_random_deals_keep_the_invariants(game: str, seed: int) -> None:
     record = random_record(game, seed)
     seat = seed % 4
-    cfg = Settings(seconds=0.02, worlds=4, threshold=0.5)
+    cfg = AnalysisSettings(seconds=0.02, worlds=4, threshold=0.5)
     check_invariants(record, {seat}, analyse(record, [seat], cfg), cfg)
 
 
@@ -179,4 +181,4 @@ def test_bad_records_get_one_line() -> None:
     with pytest.raises(RecordError, match="unknown game"):
         decision_points({**record, "game": "skat"}, None)
     with pytest.raises(StichwerkError, match="positive"):
-        Settings(seconds=0)
+        AnalysisSettings(seconds=0)

@@ -39,10 +39,10 @@ __all__ = [
     "DEFAULT_SECONDS",
     "DEFAULT_THRESHOLD",
     "Analysis",
-    "Choice",
+    "AnalysisSettings",
+    "ChoiceValue",
     "Decision",
     "Point",
-    "Settings",
     "analyse",
     "decision_points",
     "judge",
@@ -60,7 +60,7 @@ Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
-class Settings:
+class AnalysisSettings:
     """How hard and how strictly to analyse."""
 
     seconds: float = DEFAULT_SECONDS
@@ -97,7 +97,7 @@ class Point:
 
 
 @dataclass(frozen=True)
-class Choice:
+class ChoiceValue:
     """One legal choice and what the search expects after it."""
 
     action: Action
@@ -122,7 +122,7 @@ class Decision:
     seat: int
     index: int
     phase: str
-    choices: tuple[Choice, ...]
+    choices: tuple[ChoiceValue, ...]
     """Every legal choice, in the engine's order."""
     chosen: Action
     best: Action
@@ -149,7 +149,7 @@ class Analysis:
 
     game: str
     seats: tuple[int, ...]
-    settings: Settings
+    settings: AnalysisSettings
     decisions: list[Decision] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -260,7 +260,7 @@ def judge(point: Point, values: list[dict[str, Any]], threshold: float) -> Decis
     if missing:
         raise StichwerkError(f"the search gave no value for {missing[0]} at action {point.index}")
     choices = tuple(
-        Choice(
+        ChoiceValue(
             a,
             round(float(by_action[a]["mean"]), 6),
             None
@@ -288,11 +288,11 @@ def judge(point: Point, values: list[dict[str, Any]], threshold: float) -> Decis
 def analyse(
     record: Mapping[str, Any],
     seats: Iterable[int] | None = None,
-    settings: Settings | None = None,
+    settings: AnalysisSettings | None = None,
     progress: Progress | None = None,
 ) -> Analysis:
     """Value every decision of ``seats`` (default: all) in ``record``, one after another."""
-    settings = settings or Settings()
+    settings = settings or AnalysisSettings()
     points = decision_points(record, seats)
     game = get_game(record.get("game"))
     if seats is None:

@@ -58,7 +58,7 @@ class ActionValue:
 
 
 @dataclass(frozen=True, slots=True)
-class Summary:
+class Estimate:
     """A weighted mean with its 95% half width and effective sample size."""
 
     mean: float
@@ -66,7 +66,7 @@ class Summary:
     ess: float
 
 
-def weighted(values: Values, weights: Values | None = None) -> Summary:
+def weighted(values: Values, weights: Values | None = None) -> Estimate:
     """Mean, 95% half width and effective sample size of ``values`` under ``weights``
     (uniform when ``None``).
 
@@ -78,20 +78,20 @@ def weighted(values: Values, weights: Values | None = None) -> Summary:
     """
     n = len(values)
     if n == 0:
-        return Summary(0.0, math.inf, 0.0)
+        return Estimate(0.0, math.inf, 0.0)
     s = _weighted(values, weights, n)
-    return Summary(float(s.mean), float(s.half_width), float(s.ess))  # numpy scalars to floats
+    return Estimate(float(s.mean), float(s.half_width), float(s.ess))  # numpy scalars to floats
 
 
-def _weighted(values: Values, weights: Values | None, n: int) -> Summary:
+def _weighted(values: Values, weights: Values | None, n: int) -> Estimate:
     total, squares, mean, spread = _moments(values, weights)
     if total <= 0:
         return _weighted(values, None, n)
     ess = total * total / squares
     if ess < 1.5 or n < 2:
-        return Summary(mean, math.inf, ess)
+        return Estimate(mean, math.inf, ess)
     var = spread / total * ess / (ess - 1)
-    return Summary(mean, Z95 * math.sqrt(var / ess), ess)
+    return Estimate(mean, Z95 * math.sqrt(var / ess), ess)
 
 
 def _moments(values: Values, weights: Values | None) -> tuple[float, float, float, float]:

@@ -11,7 +11,7 @@ from stichwerk.analysis import (
     DEFAULT_SECONDS,
     DEFAULT_THRESHOLD,
     Analysis,
-    Settings,
+    AnalysisSettings,
     analyse,
     decision_points,
 )
@@ -104,7 +104,7 @@ def analyse_command(
     record = read_object(file, "record")
     wanted = parse_seats(seats) if seats is not None else None
     try:
-        settings = Settings(seconds=seconds, worlds=worlds, threshold=threshold)
+        settings = AnalysisSettings(seconds=seconds, worlds=worlds, threshold=threshold)
     except StichwerkError as exc:
         fail(str(exc))
     err = Console(stderr=True, highlight=False)

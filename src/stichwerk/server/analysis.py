@@ -19,7 +19,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-from stichwerk.analysis import Point, Settings, decision_points, judge, value_point
+from stichwerk.analysis import AnalysisSettings, Point, decision_points, judge, value_point
 from stichwerk.core.errors import StichwerkError, one_line
 from stichwerk.server.bots import worker_pool
 
@@ -43,7 +43,7 @@ class Job:
     error: str | None = None
     finished: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def to_json(self, settings: Settings) -> dict[str, Any]:
+    def to_json(self, settings: AnalysisSettings) -> dict[str, Any]:
         return {
             "deal": self.deal_id,
             "seat": self.seat,
@@ -60,7 +60,7 @@ class Job:
 class AnalysisJobs:
     """Owns the analysis pool and the jobs by (deal, seat)."""
 
-    def __init__(self, workers: int, settings: Settings, keep: int = 256) -> None:
+    def __init__(self, workers: int, settings: AnalysisSettings, keep: int = 256) -> None:
         self.settings = settings
         self._workers = workers
         self._executor: Executor | None = None

@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.middleware.sessions import SessionMiddleware
 
-from stichwerk.analysis import Settings as AnalysisSettings
+from stichwerk.analysis import AnalysisSettings
 from stichwerk.bots.warm import start_background
 from stichwerk.server import errors
 from stichwerk.server.analysis import AnalysisJobs
