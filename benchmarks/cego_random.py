@@ -6,7 +6,8 @@ says ``fort``/``gut`` with probability 0.8 when it may, so that deals reach the 
 round, the auction, the exchange with the blind and Räuber far more often.
 
 OpenSpiel's ``tarok`` (the ``open-spiel`` package, in this benchmark's own virtual environment
-``benchmarks/.venv-openspiel``, created on first use) is driven the same way from Python:
+``benchmarks/.venv-openspiel``, created on first use, or the ``pyspiel`` of this Python when the
+``research`` extra is installed) is driven the same way from Python:
 ``legal_actions``, a uniform random choice, ``apply_action``, with chance outcomes sampled.
 Both run pinned to one core in the same run, each timed in its own CPU time (the machine is
 shared; CPU time keeps the ratio fair, as in ``kernel_random.py``). The ratio compares
@@ -94,6 +95,11 @@ def run_stichwerk(profile: str, bias: float, seconds: float) -> dict[str, float]
 
 
 def ensure_openspiel() -> Path | None:
+    """A Python with ``pyspiel``: this one (the ``research`` extra), or the benchmark's own."""
+    probe = [sys.executable, "-c", "import pyspiel"]
+    found = subprocess.run(probe, capture_output=True, check=False)
+    if found.returncode == 0:
+        return Path(sys.executable)
     python = OS_VENV / "bin" / "python"
     if not python.exists():
         print("creating benchmarks/.venv-openspiel with the open-spiel package ...", flush=True)

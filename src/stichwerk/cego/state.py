@@ -17,7 +17,6 @@ defender. ``order`` lists the seats dealt in, Vorhand (the seat after the dealer
 
 import copy
 from collections.abc import Sequence
-from itertools import combinations
 from typing import Any, Final
 
 from stichwerk.cego import cards as C
@@ -792,9 +791,19 @@ class CegoState:
                 out = _listed(_one_card_lists(seat, KEEP), pool)
                 out.extend(self._pre_lead_actions(seat))
                 return out
+            # Every pair of cards in id order (as ``combinations``), by two plain loops.
             base = _cards_key(seat, KEEP, 0)
             ones = [1 << c for c in bits_list(pool)]
-            keys = [base | a | b for a, b in combinations(ones, 2)]
+            out = []
+            n = len(ones)
+            for i in range(n - 1):
+                first = base | ones[i]
+                for j in range(i + 1, n):
+                    key = first | ones[j]
+                    action = get(key)
+                    out.append(action if action is not None else _cards_action(key))
+            out.extend(self._pre_lead_actions(seat))
+            return out
         elif step == "press":
             out = _listed(_one_card_lists(seat, PRESS), self._press_pool())
             out.extend(self._pre_lead_actions(seat))
@@ -1350,11 +1359,17 @@ class CegoState:
         self.is_over = True
         self.to_act_seat = None
         self.leader = None
-        self._result = self._score()
 
     def result(self) -> dict[str, Any] | None:
-        """The scored result once the deal is over (the record's ``result``), else ``None``."""
-        return None if self._result is None else copy.deepcopy(self._result)
+        """The scored result once the deal is over (the record's ``result``), else ``None``.
+        Scored when first asked for, not when the last card falls: a finished deal never
+        changes, and a loop that only plays deals out need not pay for the score."""
+        if not self.is_over:
+            return None
+        result = self._result
+        if result is None:
+            result = self._result = self._score()
+        return copy.deepcopy(result)
 
     def _declarer_pile(self) -> tuple[Bits, Bits]:
         """(declarer's counting pile, defenders' pile) including laid-away, pressed and removed
@@ -1523,6 +1538,6 @@ class CegoState:
         if self.deal_type is not None:
             record["deal_type"] = self.deal_type
         record["actions"] = [a.to_json() for a in self.history]
-        if self._result is not None:
+        if self.is_over:
             record["result"] = self.result()
         return record
