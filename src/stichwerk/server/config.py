@@ -9,6 +9,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from stichwerk.bots.base import bot_names
+from stichwerk.games import game_names
+from stichwerk.server.public import origin_of
+
 
 class SettingError(ValueError):
     """A ``STICHWERK_*`` variable that cannot be read; the message is one line."""
@@ -89,9 +93,6 @@ def load_external_bots(path: str) -> tuple[ExternalSpec, ...]:
     fallback = "heuristic"   # optional, a built-in bot
     games = ["doppelkopf"]   # optional, default: every game
     """
-    from stichwerk.bots.base import bot_names
-    from stichwerk.games import game_names
-
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
@@ -162,8 +163,6 @@ def _hosts_from_env(public_url: str | None) -> tuple[str, ...]:
 def _public_url_from_env() -> str | None:
     """``STICHWERK_PUBLIC_URL`` as an origin (a path is left out: links are paths from the
     root), or a one-line error."""
-    from stichwerk.server.public import origin_of
-
     public = os.environ.get("STICHWERK_PUBLIC_URL", "").strip()
     try:
         return origin_of(public) if public else None

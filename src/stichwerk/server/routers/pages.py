@@ -10,31 +10,14 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
-from fastapi.templating import Jinja2Templates
 from pydantic import Field
 
 from stichwerk.server.access import DealId, TableId
 from stichwerk.server.deps import CurrentUser, PublicOrigin, ServicesDep
 from stichwerk.server.jsonsafe import StrictJSONRoute
 from stichwerk.server.public import is_loopback
-from stichwerk.storage.repo import UserInfo
-from stichwerk.web import LANGUAGES, pick_language, texts
-
-
-def render(
-    templates: Jinja2Templates,
-    request: Request,
-    name: str,
-    user: UserInfo | None,
-    **context: Any,
-) -> HTMLResponse:
-    """A page in the visitor's language (its cookie, else the browser's wish)."""
-    lang = pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
-    return templates.TemplateResponse(
-        request,
-        name,
-        {"lang": lang, "t": texts(lang), "user": user, "languages": LANGUAGES, **context},
-    )
+from stichwerk.server.render import render
+from stichwerk.web import LANGUAGES
 
 
 def local_path(target: str) -> bool:

@@ -32,7 +32,7 @@ from stichwerk.server.deps import (
 from stichwerk.server.gate import LARGE_BODIES, client_key
 from stichwerk.server.jsonsafe import BadJSON, loads, read_json_object
 from stichwerk.server.ratelimit import KeyedLimiter
-from stichwerk.server.routers.pages import render
+from stichwerk.server.render import render
 from stichwerk.server.schemas import (
     MAX_ROUND,
     MAX_TABLE,
