@@ -78,13 +78,7 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {}
 """Modules that import each other (a set may shrink while its circle lasts)."""
 KNOWN_UPWARD: dict[tuple[str, str], str] = {}
 """(module, imported module) against the layers."""
-KNOWN_PRIVATE: dict[tuple[str, str, str], str] = {
-    (
-        "stichwerk.bots.cego.compiled",
-        "stichwerk.cego.kernel",
-        "_lay_out_options",
-    ): "G (the engines' kernels keep only the rules)",
-}
+KNOWN_PRIVATE: dict[tuple[str, str, str], str] = {}
 """(module, other module, private name)."""
 KNOWN_IN_FUNCTION: dict[tuple[str, str], str] = {}
 """(module, imported module) imported inside a function without a reason."""

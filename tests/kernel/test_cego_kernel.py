@@ -92,7 +92,7 @@ def test_lay_out_options_are_the_engines() -> None:
         kind = K.LAY_OUT_KIND[ex.lay_out_kind]
         hand = state.hands[state.to_act or 0]
         for picture in (0, 1):
-            n = K._lay_out_options(hand, kind, picture, opts)
+            n = K.lay_out_options(hand, kind, picture, opts)
             rules_picture = state.profile.picture_for_leere
             if picture == rules_picture:
                 assert {int(x) for x in opts[:n]} == engine

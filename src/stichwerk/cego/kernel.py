@@ -464,7 +464,7 @@ def settle(st: Row, rules: Row, out: Any) -> None:
 
 
 @jit
-def _lay_out_options(hand: int, kind: int, picture: int, opts: Any) -> int:
+def lay_out_options(hand: int, kind: int, picture: int, opts: Any) -> int:
     """The sets a hand may lay out (``state.lay_out_options``) into ``opts``; returns how many.
     ``kind``: 0 none, 1 one Leere, 2 two of one suit, 3 two of two suits, 4 the Geiß."""
     if kind == 4:
@@ -523,7 +523,7 @@ def exchange_random(st: Row, rules: Row, blind: int, removed: int, ex: Row, rs: 
     opts = np.zeros(128, dtype=np.int64)
     laid = 0
     if ex[0]:
-        n = _lay_out_options(hand, ex[1], rules[R_PICTURE_FOR_LEERE], opts)
+        n = lay_out_options(hand, ex[1], rules[R_PICTURE_FOR_LEERE], opts)
         if n == 0:
             return False
         laid = opts[below(rs, n)]

@@ -194,7 +194,7 @@ def _press_score(card: int, hand: int) -> float:
 def _lay_out_rule(hand: int, kind: int, picture: int) -> int:
     """``heuristic.lay_out_choice``: the cheapest cards, from the longest suits (0: none)."""
     opts = np.zeros(128, dtype=np.int64)
-    n = K._lay_out_options(hand, kind, picture, opts)
+    n = K.lay_out_options(hand, kind, picture, opts)
     best = 0
     best_pts = 1 << 30
     best_len = 1 << 30
