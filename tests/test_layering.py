@@ -449,3 +449,42 @@ def test_the_architecture_page_draws_these_layers() -> None:
             names = {n.removesuffix("/").removesuffix(".py") for n in cells[2].split("`")[1::2]}
             drawn.setdefault(int(cells[1]), set()).update(names)
     assert drawn == {i: set(layer) - {""} for i, layer in enumerate(LAYERS)}
+
+
+SERVER_TREE: dict[str, tuple[str, ...]] = {
+    "stichwerk.server.app": ("stichwerk.server.__main__",),
+    "stichwerk.server.routers.*": ("stichwerk.server.app",),
+    "stichwerk.server.deps": ("stichwerk.server.app", "stichwerk.server.routers.*"),
+    "stichwerk.server.schemas": ("stichwerk.server.app", "stichwerk.server.routers.*"),
+}
+"""Inside the server, who may import the top of its tree: ``app`` only assembles (only the
+entry point imports it), the routers are only included by ``app``, and ``deps`` and ``schemas``
+serve the routes; a service gets its collaborators in its constructor, never from these."""
+
+
+def found_against_the_tree(
+    found: dict[str, Module], every: tuple[Import, ...]
+) -> set[tuple[str, str]]:
+    wrong = set()
+    for imp in every:
+        target = internal(found, imp.target)
+        if target is None or target == imp.module:
+            continue
+        for pattern, importers in SERVER_TREE.items():
+            if fnmatch.fnmatchcase(target, pattern) and not any(
+                fnmatch.fnmatchcase(imp.module, who) for who in importers
+            ):
+                wrong.add((imp.module, target))
+    return wrong
+
+
+def test_the_server_is_a_tree() -> None:
+    found, every = graph()
+    wrong = found_against_the_tree(found, every)
+    assert not wrong, f"imports against the server's tree: {sorted(wrong)}"
+    assert any(name.startswith("stichwerk.server.routers.") for name in found)
+    # The check sees a service reaching back into the app (as the table socket once did).
+    late = Import("stichwerk.server.table", "stichwerk.server.app", ("services",), 1, "function")
+    assert found_against_the_tree(found, (*every, late)) == {
+        ("stichwerk.server.table", "stichwerk.server.app")
+    }
