@@ -28,6 +28,7 @@ from stichwerk.tournament.day import (
     log_about,
     next_step,
     plan_next,
+    ranking_follows,
     ranking_rows,
     sheet_change_op,
     takes_online,
@@ -173,6 +174,15 @@ def test_a_whole_day_draws_three_rounds_seats_the_endrunde_and_finishes() -> Non
     assert [r.player for r in rows] == [data.names[s.player] for s in computed.ranking]
     finished = replace(data, status="finished")
     assert next_step(finished).action is None
+    assert ranking_follows(finished) and not ranking_follows(data)
+    final_round = finished.rounds[3]
+    table_1_reopened = tuple(
+        replace(t, results=None) if t.number == 1 else t for t in final_round.tables
+    )
+    reopened = replace(
+        finished, rounds=(*finished.rounds[:3], replace(final_round, tables=table_1_reopened))
+    )
+    assert not ranking_follows(reopened)
     with pytest.raises(TournamentError, match="finished already"):
         check_finish(finished)
     with pytest.raises(TournamentError, match="is finished"):

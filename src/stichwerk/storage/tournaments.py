@@ -95,6 +95,7 @@ from stichwerk.tournament.day import (
     follows_sheet,
     log_about,
     plan_next,
+    ranking_follows,
     ranking_rows,
     sheet_change_op,
     takes_online,
@@ -1106,7 +1107,7 @@ class TournamentStore:
             if rank_again and data.status == "finished":
                 after = _load(session, tid)
                 assert after is not None
-                if all(r.complete for r in after.rounds):
+                if ranking_follows(after):
                     _write_ranking(session, after)
         return self._changed(tid)
 

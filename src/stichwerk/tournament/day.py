@@ -14,7 +14,8 @@ write are the storage's business) or raises one
 - results: :func:`check_quick` (typed totals), :func:`check_set_mode`,
   :func:`check_may_go_online`, :func:`sheet_change_op`;
 - standings: :func:`compute` (the standings, the ranking and the problems a correction left,
-  :func:`downstream_problems`), :func:`ranking_rows` (a finished day's places for the lists);
+  :func:`downstream_problems`), :func:`ranking_rows` (a finished day's places for the lists)
+  and :func:`ranking_follows` (when a change after the finish writes them anew);
 - the log: :func:`draw_details`, :func:`log_about` (whom a change of results concerns and what
   changed).
 
@@ -411,6 +412,12 @@ def downstream_problems(data: TournamentData, results: Sequence[Result]) -> list
                 )
             )
     return out
+
+
+def ranking_follows(data: TournamentData) -> bool:
+    """A change of a finished day (a correction, a name, the series) writes its ranking rows
+    anew, while every round has its results (a list reopened leaves the last rows standing)."""
+    return data.status == "finished" and all(r.complete for r in data.rounds)
 
 
 def ranking_rows(data: TournamentData) -> list[PastResult]:
