@@ -20,11 +20,11 @@ at the table: a table nobody attends waits at a person's turn instead of playing
 and its actor, with nothing to do, is released by the hub and recovered from the log when
 someone comes back. A table stopped by its creator or the operator plays no more.
 
-A seat held by a *bot account* is played by a program over the bot websocket
-(``server/botsockets.py``): its connection gets no state frames, only the bot protocol's
-``hello`` (at each deal), ``act`` (its seat's view, when it must decide), ``error`` (an answer
-not taken) and ``bye``. An answer that is late (past ``bot_time_limit``), garbled or illegal
-loses that turn to the seat's stand-in bot, with one log line; the table never waits longer.
+A seat held by a *bot account* is played by a program over the bot websocket: the bot
+protocol's side of the table (what it is sent, which answer is taken, a lost turn) is
+``server/table_bots.py``; the frames a browser gets are built by ``server/table_frames.py``
+from what the actor holds. An answer that is late (past ``bot_time_limit``), garbled or illegal
+loses that turn to the seat's stand-in bot; the table never waits longer.
 """
 
 import asyncio
@@ -37,17 +37,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from stichwerk.bots.external import PROTOCOL as BOT_PROTOCOL
 from stichwerk.bots.external import chosen_action
 from stichwerk.core.action import Action
-from stichwerk.core.errors import IllegalAction, StichwerkError, one_line
+from stichwerk.core.errors import IllegalAction, StichwerkError
 from stichwerk.core.state import GameState
 from stichwerk.games import get_game
+from stichwerk.server import table_frames as frames
 from stichwerk.server.bots import BotRunner
 from stichwerk.server.events import DealEvents, DealFinished
-from stichwerk.server.jsonsafe import dumps
 from stichwerk.server.protocol import Act, error_frame, frame
 from stichwerk.server.series import TableSeries
+from stichwerk.server.table_bots import BotTurns, hello
 from stichwerk.storage.eventlog import EventWriter
 from stichwerk.storage.repo import DealInfo, NewEvent, Repo, TableInfo, new_public_id
 
@@ -176,16 +176,6 @@ class BotTimeout:
 
 
 @dataclass
-class Asked:
-    """The decision a bot account was asked for and has not answered yet."""
-
-    version: int
-    seat: int
-    rid: int
-    conn: Conn
-
-
-@dataclass
 class BotMove:
     version: int
     seat: int
@@ -275,10 +265,8 @@ class TableActor:
         }
         self.ready: set[int] = set()
         self._bot_pending: int | None = None
-        self._asked: Asked | None = None
-        self._rids = itertools.count(1)
-        self._fallback_for: int | None = None
-        """The version whose turn a bot account lost: its stand-in plays it."""
+        self._turns = BotTurns(ctx.bot_time_limit)
+        """The bot accounts' open request and lost turns (the bot protocol)."""
         self._deal_pending = False
         self._inbox: asyncio.Queue[Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -335,7 +323,7 @@ class TableActor:
         for people, is over or stopped, or waits at a person's turn with nobody there)."""
         if not self.booted.is_set() or self.failed or self.connections:
             return False
-        if not self._inbox.empty() or self._bot_tasks or self._deal_pending or self._asked:
+        if not self._inbox.empty() or self._bot_tasks or self._deal_pending or self._turns.asked:
             return False
         if self.info.status != "playing":
             return True
@@ -343,7 +331,9 @@ class TableActor:
         if state is None or state.is_over:
             return self.series.is_over
         seat = state.to_act
-        return seat is None or (not self._bot_controls(seat) and self._fallback_for != self.version)
+        return seat is None or (
+            not self.bot_controls(seat) and self._turns.fallback_for != self.version
+        )
 
     @property
     def connections(self) -> int:
@@ -420,7 +410,7 @@ class TableActor:
             case NextCommand(conn):
                 self._next(conn)
             case SyncCommand(conn):
-                conn.send(self._state_frame(conn.seat))
+                conn.send(frames.state_frame(self, conn.seat))
             case Refresh():
                 await self._refresh()
             case Stopped(done):
@@ -441,9 +431,11 @@ class TableActor:
             case BotAnswer(conn, rid, action, why):
                 await self._bot_answer(conn, rid, action, why)
             case BotTimeout(version, rid):
-                asked = self._asked
+                asked = self._turns.asked
                 if asked is not None and asked.version == version and asked.rid == rid:
-                    self._lose_turn(f"no answer within {self.ctx.bot_time_limit:g} s")
+                    self._turns.lose_turn(
+                        self.info, self._bot_name, f"no answer within {self.ctx.bot_time_limit:g} s"
+                    )
             case Wake():
                 # An away seat's time ran out: its stand-in bot takes over (who plays it is
                 # presence; the bot's move brings the state).
@@ -476,13 +468,13 @@ class TableActor:
         else:
             self.seated[conn.seat].add(conn)
             self.away_since.pop(conn.seat, None)
-        conn.send(self._welcome(conn))
-        conn.send(self._state_frame(conn.seat))
+        conn.send(frames.welcome(self.info, conn.seat, conn.username))
+        conn.send(frames.state_frame(self, conn.seat))
         self._presence_changed()
 
     def _leave(self, conn: Conn) -> None:
-        if self._asked is not None and self._asked.conn is conn:
-            self._asked = None  # the seat is away now: its stand-in plays after the limit
+        if self._turns.asked is not None and self._turns.asked.conn is conn:
+            self._turns.asked = None  # the seat is away now: its stand-in plays after the limit
         self.spectators.discard(conn)
         if conn.seat is not None:
             self.seated[conn.seat].discard(conn)
@@ -503,7 +495,7 @@ class TableActor:
             return
         if message.version != self.version:
             conn.send(error_frame("stale", "the table has moved on; here is the current state"))
-            conn.send(self._state_frame(conn.seat))
+            conn.send(frames.state_frame(self, conn.seat))
             return
         body = message.action
         action = Action(conn.seat, body.act, body.card, tuple(body.cards), body.type)
@@ -576,7 +568,7 @@ class TableActor:
         for task in list(self._bot_tasks):
             task.cancel()
         self._bot_pending = None
-        self._asked = None
+        self._turns.asked = None
         self.ctx.bots.release(f"{self.info.id}:")
         for conn in self._bot_conns():
             conn.send(frame("bye"))
@@ -602,7 +594,7 @@ class TableActor:
                 conn.seat = seat
                 self.seated[seat].add(conn)
                 self.away_since.pop(seat, None)
-                conn.send(self._welcome(conn))
+                conn.send(frames.welcome(self.info, conn.seat, conn.username))
         if info.status == "open" and not info.free_seats:
             await asyncio.to_thread(self.ctx.repo.set_table_status, info.id, "playing")
             self.info = _with_status(info, "playing")
@@ -637,7 +629,7 @@ class TableActor:
             return
         if self.info.status != "playing":
             return
-        if not self._bot_controls(seat) and self._fallback_for != version:
+        if not self.bot_controls(seat) and self._turns.fallback_for != version:
             return
         if action is None or not await self._commit(action, by_bot=True, conn=None):
             log.error("table %s: bot for seat %d failed (%s)", self.info.id, seat, error)
@@ -702,7 +694,7 @@ class TableActor:
     def _is_human(self, seat: int) -> bool:
         return self.info.seat_list[seat].kind == "human"
 
-    def _bot_controls(self, seat: int) -> bool:
+    def bot_controls(self, seat: int) -> bool:
         """Bot seats, and human seats whose person has been away past the time limit while
         somebody attends the table (nobody there: the table waits for its people)."""
         if not self._is_human(seat):
@@ -740,12 +732,12 @@ class TableActor:
         if seat is None or self._bot_pending == self.version:
             return
         account = self._bot_conn(seat)
-        if account is not None and self._fallback_for != self.version:
-            asked = self._asked
+        if account is not None and self._turns.fallback_for != self.version:
+            asked = self._turns.asked
             if asked is None or asked.version != self.version:
                 self._ask(account, seat, state)
             return
-        if self._bot_controls(seat) or self._fallback_for == self.version:
+        if self.bot_controls(seat) or self._turns.fallback_for == self.version:
             self._bot_pending = self.version
             task = asyncio.create_task(self._bot_turn(self.version, seat, state.view(seat)))
             self._bot_tasks.add(task)
@@ -785,26 +777,11 @@ class TableActor:
         return None
 
     def _hello(self, seat: int) -> str:
-        """The bot protocol's greeting: the game, the seat, the time limit (at every deal)."""
-        info = self.info
-        return frame(
-            "hello",
-            protocol=BOT_PROTOCOL,
-            game=info.game,
-            profile=info.profile,
-            options=info.options,
-            seat=seat,
-            seats=info.seats,
-            time_limit=self.ctx.bot_time_limit,
-            table=info.id,
-            deal=self.deal_number,
-        )
+        return hello(self.info, seat, self.deal_number, self.ctx.bot_time_limit)
 
     def _ask(self, conn: Conn, seat: int, state: GameState) -> None:
         """Send a bot account its seat's view and start its clock."""
-        rid = next(self._rids)
-        self._asked = Asked(self.version, seat, rid, conn)
-        conn.send(frame("act", id=rid, view=state.view(seat)))
+        rid = self._turns.ask(conn, seat, self.version, state.view(seat))
         loop = asyncio.get_running_loop()
         now = loop.time()
         self._timers = [t for t in self._timers if not t.cancelled() and t.when() > now]
@@ -815,151 +792,34 @@ class TableActor:
     async def _bot_answer(
         self, conn: Conn, rid: int | None, answer: dict[str, Any] | None, why: str | None
     ) -> None:
-        asked = self._asked
         state = self.state
-        pending = (
-            asked is not None
-            and asked.conn is conn
-            and asked.version == self.version
-            and state is not None
-            and not state.is_over
-        )
-        if not pending or asked is None or state is None:
-            if why is not None:
-                conn.send(frame("error", message=why))
-            return  # an answer nobody waits for (a late one: its id is an old request's)
-        if why is None and rid != asked.rid:
-            return  # a late answer to an earlier request
+        playing = state is not None and not state.is_over
+        asked = self._turns.answered(conn, rid, why, self.version, playing)
+        if asked is None or state is None:
+            return
         if why is None and answer is not None:
             chosen, why = chosen_action(answer, asked.seat, state.legal_actions(asked.seat))
             if chosen is not None:
-                self._asked = None
+                self._turns.asked = None
                 if await self._commit(chosen, by_bot=True, conn=None):
                     return
-                self._asked = asked
+                self._turns.asked = asked
                 why = "its action could not be taken"
-        self._lose_turn(why or "its answer is no action")
-
-    def _lose_turn(self, why: str) -> None:
-        """The bot account's pending decision is played by its seat's stand-in bot."""
-        asked, self._asked = self._asked, None
-        if asked is None:
-            return
-        name = self.info.seat_list[asked.seat].username or "?"
-        log.warning(
-            "table %s: bot account %r (seat %d) lost a turn: %s; %s plays it",
-            self.info.id,
-            one_line(name),
-            asked.seat,
-            why,
-            self._bot_name(asked.seat),
-        )
-        asked.conn.send(frame("error", id=asked.rid, message=why))
-        self._fallback_for = asked.version
+        self._turns.lose_turn(self.info, self._bot_name, why or "its answer is no action")
 
     def _wake_in(self, seconds: float) -> None:
         loop = asyncio.get_running_loop()
         self._timers = [t for t in self._timers if not t.cancelled()]
         self._timers.append(loop.call_later(seconds, self.post, Wake()))
 
-    # -- frames -------------------------------------------------------------------------------
-
-    def _welcome(self, conn: Conn) -> str:
-        return frame(
-            "welcome",
-            table=self.public_info(),
-            you={"seat": conn.seat, "user": conn.username},
-        )
-
-    def public_info(self) -> dict[str, Any]:
-        """The table as everyone may see it (no invite token)."""
-        info = self.info
-        return {
-            "id": info.id,
-            "game": info.game,
-            "profile": info.profile,
-            "options": info.options,
-            "seats": info.seats,
-            "series_length": info.series_length,
-            "closing_rounds": list(info.closing_rounds),
-            "first_dealer": info.first_dealer,
-            "time_limit": info.time_limit,
-            "public": info.public,
-        }
-
-    def _seats_json(self) -> list[dict[str, Any]]:
-        out = []
-        for s in self.info.seat_list:
-            human = s.kind == "human"
-            out.append(
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "name": s.username if human else s.bot,
-                    "bot_account": s.bot_account,
-                    "taken": (not human) or s.user_id is not None,
-                    "connected": bool(self.seated[s.seat]),
-                    "bot_playing": human and self._bot_controls(s.seat),
-                    "ready": s.seat in self.ready,
-                }
-            )
-        return out
-
-    def _phase(self) -> str:
-        if self.info.status == "open":
-            return "waiting"
-        if self.info.status == "stopped":
-            return "stopped"
-        if self.state is None:
-            return "between" if not self.series.is_over else "finished"
-        if self.state.is_over:
-            return "finished" if self.series.is_over else "between"
-        return "playing"
-
-    def _common(self) -> str:
-        """The part of a state frame that is the same for every seat, as JSON text."""
-        text = frame(
-            "state",
-            version=self.version,
-            status=self.info.status,
-            phase=self._phase(),
-            deal=None
-            if self.deal_public_id is None
-            else {
-                "id": self.deal_public_id,
-                "number": self.deal_number,
-                "dealer": self.deal_dealer,
-            },
-            seats=self._seats_json(),
-            spectators=len(self.spectators),
-            sheet=self.series.to_json(),
-        )
-        return text[:-1]
-
-    def _state_frame(self, seat: int | None, common: str | None = None) -> str:
-        """A state frame for ``seat``: the common part, then that seat's view of the deal."""
-        state = self.state
-        view = None if state is None else state.view(seat)
-        return (common or self._common()) + ',"you":' + dumps(seat) + ',"view":' + dumps(view) + "}"
-
-    def _presence(self) -> str:
-        """Who is here: each seat's connection and stand-in bot, and how many watch."""
-        seats = [
-            {
-                "seat": s.seat,
-                "connected": bool(self.seated[s.seat]),
-                "bot_playing": s.kind == "human" and self._bot_controls(s.seat),
-            }
-            for s in self.info.seat_list
-        ]
-        return frame("presence", seats=seats, spectators=len(self.spectators))
+    # -- sending frames ------------------------------------------------------------------------
 
     def _presence_changed(self) -> None:
         """Send a presence frame to every connection if presence changed, at most one per
         ``PRESENCE_EVERY`` seconds (a change within the pause goes out when it ends)."""
         if self._presence_pending:
             return
-        text = self._presence()
+        text = frames.presence(self)
         if text == self._presence_sent:
             return
         wait = self._presence_at + PRESENCE_EVERY - time.monotonic()
@@ -977,16 +837,16 @@ class TableActor:
 
     def _broadcast(self) -> None:
         # Every state frame carries who is present, so presence is news only against it.
-        self._presence_sent = self._presence()
-        common = self._common()
+        self._presence_sent = frames.presence(self)
+        common = frames.common_part(self)
         for seat, conns in self.seated.items():
             people = [c for c in conns if not c.bot]
             if people:
-                text = self._state_frame(seat, common)
+                text = frames.state_frame(self, seat, common)
                 for conn in people:
                     conn.send(text)
         if self.spectators:
-            text = self._state_frame(None, common)
+            text = frames.state_frame(self, None, common)
             for conn in self.spectators:
                 conn.send(text)
 
