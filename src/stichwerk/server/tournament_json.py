@@ -79,6 +79,18 @@ def table_json(data: TournamentData, t: TableRow, *, director: bool) -> dict[str
     return table
 
 
+def page_links(data: TournamentData, *, director: bool) -> dict[str, str]:
+    """The tournament's own pages a role may open: the read-only page and the projector's,
+    and for the director the director's page."""
+    links = {
+        "public": f"/tournaments/{data.public_token}",
+        "projector": f"/tournaments/{data.public_token}/projector",
+    }
+    if director:
+        links["director"] = f"/tournaments/{data.director_token}"
+    return links
+
+
 def state_json(data: TournamentData, *, director: bool) -> dict[str, Any]:
     """The tournament for a page: everything the read-only link shows, and for the director
     the tables' scorer links and online seat links too."""

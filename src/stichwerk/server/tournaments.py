@@ -34,7 +34,7 @@ from stichwerk.server.events import DealEvents, DealFinished
 from stichwerk.server.hub import Hub
 from stichwerk.server.series import TableSeries
 from stichwerk.server.sheets import SheetHub, Watcher
-from stichwerk.server.tournament_json import state_json
+from stichwerk.server.tournament_json import page_links, state_json
 from stichwerk.storage.repo import Repo
 from stichwerk.storage.tournaments import TournamentStore
 from stichwerk.tournament import table_results
@@ -311,13 +311,7 @@ class TournamentHub:
             for table in r["tables"]:
                 table["progress"] = progress.get((r["number"], table["number"]))
         state["role"] = "director" if director else "public"
-        links = {
-            "public": f"/tournaments/{data.public_token}",
-            "projector": f"/tournaments/{data.public_token}/projector",
-        }
-        if director:
-            links["director"] = f"/tournaments/{data.director_token}"
-        state["links"] = links
+        state["links"] = page_links(data, director=director)
         return state
 
     async def _progress(
