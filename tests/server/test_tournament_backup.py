@@ -92,3 +92,35 @@ def test_a_table_given_a_score_sheet_of_another_size_is_refused(tmp_path: Path) 
     tables[1]["results"] = None
     with pytest.raises(StichwerkError, match=r"^the backup's table 1: its score sheet has 5 seats"):
         read_backup(backup)
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "refusal"),
+    [
+        (("tournament", "id"), "T" * 20, "the backup's tournament id is not an id"),
+        (("sheets", 0, "id"), "S" * 20, "the backup's score sheet id is not an id"),
+        (("tables", 0, "source"), "sheet-and-more", "the backup's table 1 has an unknown source"),
+    ],
+)
+def test_a_field_longer_than_its_column_is_one_line(
+    any_url: str, tmp_path: Path, where: tuple[Any, ...], value: str, refusal: str
+) -> None:
+    """Ids and a table's source longer than their columns: SQLite kept them, PostgreSQL
+    refused the rows (a DataError, a 500 on the web)."""
+    backup = _backup(tmp_path, "wielandstrasse", 1)
+    *path, key = where
+    target: Any = backup
+    for step in path:
+        target = target[step]
+    if key == "id" and path == ["sheets", 0]:
+        for table in backup["tables"]:
+            if table["list_id"] == target["id"]:
+                table["list_id"] = value
+    target[key] = value
+    db = Database(any_url)
+    db.migrate()
+    try:
+        with pytest.raises(StichwerkError, match=f"^{refusal}"):
+            TournamentStore(db, backup_dir=None).import_backup(backup)
+    finally:
+        db.dispose()

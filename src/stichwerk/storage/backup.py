@@ -10,7 +10,8 @@ address)::
      "version": 1,                           # BACKUP_VERSION
      "exported_at": "2025-03-08T18:02:11+00:00",
      "tournament": {
-       "id", "name", "game", "format", "profile",   # the format's profile, no other
+       "id",                                  # [A-Za-z0-9_-]{8,16}, as a sheet's id
+       "name", "game", "format", "profile",   # the format's profile, no other
        "date": "2025-03-08", "place", "series",
        "seed",                                # the draws' seed: [\\w.-]{1,40}
        "status": "registration" | "running" | "finished",
@@ -30,7 +31,8 @@ address)::
                  "list_id": a sheet's id | null,
                  "web_table_id": id | null,
                  "results": [{"points", "duty_solos", "games_won"}, ...] | null,
-                 "source", "entered_at": ISO time | null}],
+                 "source": "sheet" | "quick" | "online" | null,   # where the results came from
+                 "entered_at": ISO time | null}],
      "sheets": [{"id", "scorer_token", "follower_token",
                  "settings": {...},               # the score sheet's settings
                  "created_at",
@@ -46,9 +48,10 @@ format plays them (the Endrunde, marked ``final``, after the Vorrunde's and only
 table's players registered and seated once a round, its score sheet its own and of its size,
 every sheet replayed through its game (a sheet of another game refused), every number in a
 sheet's or the log's free JSON finite and within ±:data:`MAX_BACKUP_NUMBER`, a table's points
-within ±:data:`MAX_POINTS`, the log and each sheet's changes numbered without a gap. An online table
-still playing stays on the other server: it comes in as a ``sheet`` table (or ``quick``
-without a sheet). A log entry's unknown ``source`` reads as ``import``.
+within ±:data:`MAX_POINTS`, the log and each sheet's changes numbered without a gap, no text
+longer than its column. An online table still playing stays on the other server: it comes in
+as a ``sheet`` table (or ``quick`` without a sheet). A log entry's unknown ``source`` reads
+as ``import``.
 
 The storage writes the rows (:meth:`stichwerk.storage.tournaments.TournamentStore.import_backup`).
 """
@@ -93,6 +96,8 @@ MAX_POINTS = 1_000_000
 """No table's total in a backup is larger than this."""
 TOKEN_TEXT = re.compile(r"[A-Za-z0-9_-]{8,43}")
 """A link's token (a tournament's, a score sheet's)."""
+ID_TEXT = re.compile(r"[A-Za-z0-9_-]{8,16}")
+"""A tournament's or a score sheet's id (12 characters as made; the column holds 16)."""
 
 
 # ------------------------------------------------------------------------------ the copies
@@ -371,6 +376,12 @@ def _token(value: str, where: str) -> str:
     return value
 
 
+def _id(value: str, where: str) -> str:
+    if not ID_TEXT.fullmatch(value):
+        raise StichwerkError(f"the backup's {where} is not an id (8 to 16 letters, digits, - or _)")
+    return value
+
+
 def read_backup(backup: object) -> dict[str, Any]:
     """The backup checked through: its kind, the tournament, players, rounds, tables, sheets
     (each replayed) and the log."""
@@ -385,7 +396,7 @@ def read_backup(backup: object) -> dict[str, Any]:
     if status not in STATUSES:
         raise StichwerkError(f"the backup's tournament has an unknown status {status!r}")
     tournament = {
-        "id": _token(t.get("id", str), "tournament id"),
+        "id": _id(t.get("id", str), "tournament id"),
         "name": clean_text(t.get("name", str), "tournament's name", required=True),
         "game": fmt.game,
         "format": fmt.name,
@@ -466,7 +477,7 @@ def read_backup(backup: object) -> dict[str, Any]:
     sheets: dict[str, dict[str, Any]] = {}
     for i, raw in enumerate(top.get("sheets", list)):
         s = _Reader(raw, f"score sheet {i + 1}")
-        lid = _token(s.get("id", str), "score sheet id")
+        lid = _id(s.get("id", str), "score sheet id")
         settings = s.get("settings", dict)
         _check_numbers(settings, f"score sheet {i + 1}")
         changes = []
@@ -543,6 +554,11 @@ def read_backup(backup: object) -> dict[str, Any]:
                 _points(r.obj.get("points"), f"table {i + 1}")
                 for key in ("duty_solos", "games_won"):
                     whole(r.get(key, int), f"table {i + 1}'s {key}", 0, 1000)
+        source = x.get("source", str, optional=True)
+        if source is not None and source not in MODES:
+            raise StichwerkError(
+                f"the backup's table {i + 1} has an unknown source {source[:20]!r}"
+            )
         web = x.get("web_table_id", str, optional=True)
         if web is not None and results is None and mode == "online":
             # An online table still playing stays on the other server.
@@ -556,7 +572,7 @@ def read_backup(backup: object) -> dict[str, Any]:
                 "mode": mode,
                 "list_id": lid,
                 "results": results,
-                "source": x.get("source", str, optional=True),
+                "source": source,
                 "entered_at": x.time("entered_at", optional=True),
             }
         )
