@@ -16,6 +16,7 @@ from stichwerk.core.action import Action
 from stichwerk.doppelkopf.cards import CODES, code_of, codes_of_mask
 from stichwerk.doppelkopf.scoring import LEVELS, PARTIES
 from stichwerk.doppelkopf.snapshot import DokoSnapshot
+from stichwerk.doppelkopf.trumps import TRUMP, Order
 
 CQ = code_of("CQ")
 
@@ -49,6 +50,7 @@ def build_view(d: DokoSnapshot, seat: int | None, legal: Sequence[Action]) -> di
         "to_act": d.to_act,
         "hand": None if viewer is None else codes_of_mask(d.hands[viewer]),
         "hand_sizes": [h.bit_count() for h in d.hands],
+        "card_order": card_order(d.order),
         "history": history,
         "trick": [
             {"seat": s, "card": CODES[i >> 1]}
@@ -96,6 +98,23 @@ def build_view(d: DokoSnapshot, seat: int | None, legal: Sequence[Action]) -> di
     if over:
         view["deal"] = {"hands": [codes_of_mask(h) for h in d.dealt]}
     return view
+
+
+def card_order(order: Order) -> list[str]:
+    """Every card as players hold them in the game being played: its trumps from the highest,
+    then the Fehl suits (Kreuz, Pik, Herz, Karo), each from its highest card. The table page
+    sorts the hand by it, so the browser holds no second list of the trumps.
+
+    >>> from stichwerk.doppelkopf.profiles import DDV
+    >>> from stichwerk.doppelkopf.trumps import order_for
+    >>> card_order(order_for("damen", DDV))[:5]
+    ['CQ', 'SQ', 'HQ', 'DQ', 'CA']
+    """
+    fehl = sorted(
+        (c for c in range(len(order.cls)) if order.cls[c] != TRUMP),
+        key=lambda c: (order.cls[c], -order.power[c]),
+    )
+    return [CODES[c] for c in (*order.trumps_high_to_low, *fehl)]
 
 
 def _declared(d: DokoSnapshot) -> dict[str, Any]:
