@@ -4,11 +4,13 @@ the preview's player table without an always-empty column, and the print's date,
 English."""
 
 import re
+import time
 
+import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
-from tests.e2e.test_sheet import _context, create_list, enter_doko, saved, settle, tap
+from tests.e2e.test_sheet import NAMES, _context, create_list, enter_doko, saved, settle, tap
 from tests.server.serverproc import Server
 
 WORDS = {
@@ -108,3 +110,40 @@ def test_a_correction_is_read_back_in_the_log_by_its_game_number(
     expect(page.locator("#printed")).to_be_visible()
     expect(page.locator("#printed")).to_contain_text(words["printed"])
     expect(page.locator("#rules-in-force")).to_be_visible()
+
+
+def test_a_click_across_the_sockets_first_frame_opens_the_log(
+    browser: Browser, server: Server
+) -> None:
+    """The socket's first frame (the sheet as the page's own request just showed it) arrives
+    between the press and the release of a click on the log's summary: the list is not drawn
+    again for it, so the click is not lost (a redraw replaced the summary pressed)."""
+    settings = {"game": "doppelkopf", "profile": "wielandstrasse", "names": NAMES[:4]}
+    made = httpx.post(f"{server.url}/api/sheets", json=settings).json()
+    page = _context(browser, "en").new_page()
+    held: list[str | bytes] = []
+    routes: list[WebSocketRoute] = []
+
+    def keep(message: str | bytes) -> None:  # a function: Playwright cannot wrap list.append
+        held.append(message)
+
+    def hold(ws: WebSocketRoute) -> None:
+        """The page's socket to the real server, its frames held until the test lets them on."""
+        upstream = ws.connect_to_server()
+        upstream.on_message(keep)
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/sheets/"), hold)
+    page.goto(server.url + made["links"]["follower"])
+    page.wait_for_selector("#sheet-app[data-scorer] #history summary")
+    deadline = time.monotonic() + 30
+    while not any('"type": "sheet"' in str(frame) for frame in held):  # the first sheet, held
+        assert time.monotonic() < deadline, "the socket sent no sheet"
+        page.evaluate("0")  # each call lets Playwright take events
+    page.locator("#history summary").hover()
+    page.mouse.down()
+    for frame in held:  # the greeting and the sheet
+        routes[0].send(frame)
+    page.wait_for_selector('#sheet-app[data-frames="1"]', state="attached")  # taken in
+    page.mouse.up()
+    expect(page.locator("#history")).to_have_attribute("open", "")

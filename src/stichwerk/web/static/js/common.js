@@ -191,6 +191,47 @@ export function toast(message) {
   box.dataset.timer = String(setTimeout(() => box && box.classList.remove("show"), 4000));
 }
 
+/**
+ * Copy ``text`` for the person, its element ``node`` selected to show what was taken: by the
+ * clipboard where the browser allows it, else by the browser's copy command. A page opened at a
+ * LAN's http:// address has no ``navigator.clipboard`` and a permission may be refused; where
+ * both fail the text stays selected for Ctrl+C or the phone's menu. A toast says which.
+ * @param {string} text
+ * @param {HTMLElement} node the element showing ``text`` (an input, or any element)
+ */
+export async function copyText(text, node) {
+  const select = () => {
+    if (node instanceof HTMLInputElement) {
+      node.focus();
+      node.select();
+      return;
+    }
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const selection = window.getSelection();
+    selection?.removeAllRanges();
+    selection?.addRange(range);
+  };
+  select();
+  let copied = false;
+  try {
+    copied = document.execCommand("copy"); // while the click's activation lasts
+  } catch {
+    copied = false;
+  }
+  if (!copied && navigator.clipboard) {
+    try {
+      await navigator.clipboard.writeText(text);
+      copied = true;
+    } catch {
+      copied = false; // refused: the text stays selected
+    }
+  }
+  select();
+  toast(t(copied ? "address.copied" : "address.selected"));
+  return copied;
+}
+
 // -- the public address -----------------------------------------------------------------------
 
 /** The server's public address (GET /api/address), once asked. @type {{public: string, loopback: boolean, reachable: boolean}|null} */

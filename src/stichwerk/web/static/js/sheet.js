@@ -6,7 +6,7 @@
 // waiting entries are scored on the phone by the server's own Python (sheet_worker.js), and they
 // are sent, with their idempotency keys, as soon as the server can be reached.
 
-import { el, formatNumber, joinNames, loadAddress, loadTexts, lookup, publicOrigin, signed, t, tOr, toast, warnIfLoopback } from "./common.js";
+import { copyText, el, formatNumber, joinNames, loadAddress, loadTexts, lookup, publicOrigin, signed, t, tOr, toast, warnIfLoopback } from "./common.js";
 import { resultCard } from "./panels.js";
 import { deckPoints, entryForm, summaryLabel } from "./sheet_form.js";
 import * as store from "./sheet_store.js";
@@ -133,9 +133,16 @@ function connect() {
   socket.addEventListener("message", async (event) => {
     const frame = JSON.parse(event.data);
     if (frame.type !== "sheet") return;
-    await adopt(frame.seq, frame.sheet, frame.change, frame.from || 0, frame.base || 0);
-    await rescore();
-    render();
+    // A whole sheet the same as the one shown (the first frame after the page's own request,
+    // the echo of its own change) is not drawn again: a redraw between the press and the
+    // release of a click replaces what was pressed, and the click is lost.
+    const same = list && frame.seq === list.seq && !frame.from && !frame.base && JSON.stringify(frame.sheet) === JSON.stringify(list.sheet);
+    if (!same) {
+      await adopt(frame.seq, frame.sheet, frame.change, frame.from || 0, frame.base || 0);
+      await rescore();
+      render();
+    }
+    root.dataset.frames = String(Number(root.dataset.frames || 0) + 1); // frames taken in
   });
   socket.addEventListener("close", () => {
     socket = null;
@@ -796,12 +803,16 @@ function sharePanel() {
   if (!list) return null;
   const links = list.links;
   const origin = publicOrigin(); // phones follow these links: not this browser's 127.0.0.1
-  const item = (/** @type {string} */ which) => el("div", { class: "share-link" }, [
-    el("p", { text: t(`sheet.link_${which}`) }),
-    el("input", { readonly: true, id: `link-${which}`, value: origin + links[which], onfocus: (/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select() }),
-    el("button", { type: "button", text: t("table.copy"), onclick: () => navigator.clipboard.writeText(origin + links[which]).then(() => toast(t("sheet.copied"))) }),
-    el("img", { class: "qr", id: `qr-${which}`, alt: t("sheet.qr_alt", { which: t(`sheet.link_${which}`) }), src: `/api/sheets/${token}/qr/${which}.svg`, width: 164, height: 164 }),
-  ]);
+  const item = (/** @type {string} */ which) => {
+    const input = el("input", { readonly: true, id: `link-${which}`, value: origin + links[which], onfocus: (/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select() });
+    // A phone at the LAN's http:// address has no navigator.clipboard: copyText selects then.
+    return el("div", { class: "share-link" }, [
+      el("p", { text: t(`sheet.link_${which}`) }),
+      input,
+      el("button", { type: "button", id: `copy-${which}`, text: t("table.copy"), onclick: () => copyText(origin + links[which], input) }),
+      el("img", { class: "qr", id: `qr-${which}`, alt: t("sheet.qr_alt", { which: t(`sheet.link_${which}`) }), src: `/api/sheets/${token}/qr/${which}.svg`, width: 164, height: 164 }),
+    ]);
+  };
   return el("details", { class: "panel share", id: "share" }, [
     el("summary", { text: t("sheet.share") }),
     item("follower"),

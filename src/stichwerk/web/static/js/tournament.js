@@ -4,7 +4,7 @@
 // director's link; the same page read-only with the public link. The server sends the whole
 // tournament over a websocket after every change; this page only draws it and sends changes.
 
-import { api, el, formatNumber, joinNames, loadAddress, loadTexts, lookup, publicOrigin, t, tOr, toast, warnIfLoopback } from "./common.js";
+import { api, copyText, el, formatNumber, joinNames, loadAddress, loadTexts, lookup, publicOrigin, t, tOr, toast, warnIfLoopback } from "./common.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("tournament-app"));
 const token = root.dataset.token || "";
@@ -119,9 +119,19 @@ function markProblems(id, grid) {
   }
 }
 
-/** @param {any} next */
+/** The tournament last drawn, as JSON text. @type {string} */ let shownText = "";
+
+/**
+ * Draw the tournament as the server sent it. A frame the same as the one drawn (the socket's
+ * first, just after the page's own request) is not drawn again: a redraw between the press and
+ * the release of a click replaces what was pressed, and the click is lost.
+ * @param {any} next
+ */
 function show(next) {
   if (state && next.tournament.seq < state.tournament.seq) return; // an older frame
+  const text = JSON.stringify(next);
+  if (text === shownText) return;
+  shownText = text;
   state = next;
   if (state.role === "director") remember();
   render();
@@ -261,7 +271,23 @@ function headPanel(director) {
     el("p", { class: "note" }, [fmt.description]),
     el("nav", { class: "t-links" }, links),
     director ? el("p", { class: "note", text: t("tournament.backup_note") }) : null,
+    director ? cliLine(info.id) : null,
     el("span", { class: "offline-note", text: t("tournament.reconnecting") }),
+  ]);
+}
+
+/**
+ * The tournament's id and the director's command for it, copyable: the command line and the
+ * page name the same tournament the same way (the CLI takes the id, its start or the link).
+ * @param {string} id
+ */
+function cliLine(id) {
+  const command = el("code", { id: "cli-command", text: `stichwerk tournament standings ${id}` });
+  return el("div", { class: "t-cli", id: "t-cli" }, [
+    el("p", {}, [`${t("tournament.id")}: `, el("code", { id: "t-id", text: id })]),
+    el("p", {}, [`${t("tournament.cli")}: `, command, " ",
+      el("button", { type: "button", id: "cli-copy", text: t("tournament.cli_copy"), onclick: () => copyText(command.textContent || "", command) })]),
+    el("p", { class: "note", text: t("tournament.cli_hint") }),
   ]);
 }
 
