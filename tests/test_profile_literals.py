@@ -10,8 +10,10 @@ import pytest
 from stichwerk.cego.profiles import PROFILES as CEGO_PROFILES
 from stichwerk.cego.profiles import Profile as CegoProfile
 from stichwerk.core.errors import RecordError
+from stichwerk.core.series import DutyEnforcement, SeriesRules
 from stichwerk.doppelkopf.profiles import PROFILES as DOKO_PROFILES
 from stichwerk.doppelkopf.profiles import Profile as DokoProfile
+from stichwerk.sheet.settings import ENFORCEMENTS, ListSettings, read_settings
 
 ENGINES: list[tuple[type, dict[str, Any]]] = [
     (CegoProfile, dict(CEGO_PROFILES)),
@@ -56,3 +58,16 @@ def test_a_table_chooses_exactly_the_literal_values(cls: type, profiles: dict[st
             with pytest.raises(RecordError):
                 profile.with_options({f.name: "no-such-choice" if scalar else ["no-such-choice"]})
     assert checked > 10
+
+
+def test_a_lists_duty_enforcement_is_typed_by_its_choices() -> None:
+    """The list's way of collecting Pflicht-Soli (the core series' and the score sheet's) is one
+    ``Literal``, and a sheet takes exactly its values."""
+    assert get_type_hints(SeriesRules)["duty_enforcement"] == DutyEnforcement
+    assert get_type_hints(ListSettings)["duty_enforcement"] == DutyEnforcement
+    assert get_args(DutyEnforcement) == ENFORCEMENTS
+    for value in ENFORCEMENTS:
+        settings = read_settings({"game": "doppelkopf", "games": 8, "duty_enforcement": value})
+        assert settings.duty_enforcement == value == settings.rules().duty_enforcement
+    with pytest.raises(RecordError, match="'duty_enforcement' must be one of penalty, forced"):
+        read_settings({"game": "doppelkopf", "duty_enforcement": "whip"})

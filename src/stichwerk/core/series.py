@@ -28,11 +28,13 @@ It knows
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from stichwerk.core.errors import StichwerkError
 
 Number = int | float
+DutyEnforcement = Literal["penalty", "forced", "none"]
+"""How a list collects the Pflicht-Soli owed: points off at the end, a Vorführung, or not at all."""
 
 
 def games_to_choose(left: int, owed: int) -> int:
@@ -53,7 +55,7 @@ class SeriesRules:
     """The dealer gets no cards (the 5-player table)."""
     duty_solos: int = 0
     """Pflicht-Soli each player owes in this list."""
-    duty_enforcement: str = "penalty"
+    duty_enforcement: DutyEnforcement = "penalty"
     """``penalty`` (points off at the end), ``forced`` (Vorführung) or ``none``."""
     duty_penalty: Number = 0
     duty_games_after: int = 0

@@ -13,7 +13,7 @@ from typing import Any
 
 from stichwerk.core.errors import RecordError, StichwerkError
 from stichwerk.core.record import check_keys, get_bool, get_int, get_options, get_str
-from stichwerk.core.series import Number, SeriesRules
+from stichwerk.core.series import DutyEnforcement, Number, SeriesRules
 from stichwerk.core.text import clean_line, one_line
 from stichwerk.games import get_game
 
@@ -21,7 +21,7 @@ LIST_KEYS = (
     "game", "profile", "options", "seats", "names", "first_dealer", "games", "duty_solos",
     "duty_penalty", "duty_enforcement", "bock", "closing", "title", "duty_owed",
 )  # fmt: skip
-ENFORCEMENTS = ("penalty", "forced", "none")
+ENFORCEMENTS: tuple[DutyEnforcement, ...] = ("penalty", "forced", "none")
 NAME_LENGTH = 40
 TITLE_LENGTH = 120
 
@@ -41,7 +41,7 @@ class ListSettings:
     """Counted games before the closing rounds (``None``: open-ended)."""
     duty_solos: int = 0
     duty_penalty: Number = 0
-    duty_enforcement: str = "penalty"
+    duty_enforcement: DutyEnforcement = "penalty"
     bock: bool = False
     closing: tuple[str, ...] = ()
     title: str = ""
@@ -142,9 +142,9 @@ def read_settings(
         if isinstance(raw, bool) or not isinstance(raw, int | float) or not 0 <= raw <= 1000:
             raise RecordError("'duty_penalty' must be a number from 0 to 1000")
         penalty = raw
-    enforcement = get_str(obj, "duty_enforcement", what, default=base.duty_enforcement)
-    if enforcement not in ENFORCEMENTS:
-        raise RecordError(f"'duty_enforcement' must be one of {', '.join(ENFORCEMENTS)}")
+    enforcement = _enforcement(
+        get_str(obj, "duty_enforcement", what, default=base.duty_enforcement)
+    )
     bock = get_bool(obj, "bock", what, default=base.bock)
     closing = _closing(obj.get("closing", []), game, profile, options, seats, games)
     duty_owed = _duty_owed(obj.get("duty_owed"), seats, duty_solos)
@@ -267,3 +267,11 @@ def _closing(
         except StichwerkError as exc:
             raise RecordError(f"'closing': {exc}") from None
     return closing
+
+
+def _enforcement(value: str) -> DutyEnforcement:
+    """``value`` as one of :data:`ENFORCEMENTS`, or ``RecordError`` with one line."""
+    for choice in ENFORCEMENTS:
+        if value == choice:
+            return choice
+    raise RecordError(f"'duty_enforcement' must be one of {', '.join(ENFORCEMENTS)}")
