@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from stichwerk.web import TEMPLATES, preact
+from stichwerk.web import STATIC, preact
 
 ROOT = Path(__file__).resolve().parent.parent
+DEMO = b'import"x";export default 1;'
 
 
 def _tarball(files: dict[str, bytes]) -> bytes:
@@ -25,11 +26,16 @@ def _tarball(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-def test_the_table_pages_import_map_is_the_fetchers() -> None:
-    page = (TEMPLATES / "table.html").read_text(encoding="utf-8")
-    found = re.search(r'<script type="importmap">(.*?)</script>', page, re.S)
-    assert found is not None
-    assert json.loads(found.group(1)) == preact.import_map()
+def test_the_pages_import_the_fetchers_files() -> None:
+    """The modules import the vendored files by URL (no inline import map: the CSP forbids it)."""
+    code = (STATIC / "js" / "view.js").read_text(encoding="utf-8")
+    imported = set(re.findall(r'from "(/static/vendor/[^"]+)"', code))
+    assert imported == set(preact.module_urls().values())
+    tsconfig = json.loads((ROOT / "tsconfig.json").read_text(encoding="utf-8"))
+    paths = tsconfig["compilerOptions"]["paths"]
+    for name, url in preact.module_urls().items():
+        (pattern,) = [p for p in paths if re.fullmatch(p.replace("*", "[^/]+"), url)]
+        assert paths[pattern] == [f"./node_modules/{name}"]
 
 
 def test_the_type_checker_sees_the_versions_the_page_loads() -> None:
@@ -43,11 +49,19 @@ def test_unpack_writes_the_pinned_files_and_refuses_others(tmp_path: Path) -> No
         "demo",
         "1.0.0",
         "sha512-unused",
-        (("dist/demo.mjs", "demo.mjs", hashlib.sha256(b"export default 1;").hexdigest()),),
+        (
+            (
+                "dist/demo.mjs",
+                "demo.mjs",
+                hashlib.sha256(b'import"x";export default 1;').hexdigest(),
+            ),
+        ),
+        (('import"x"', 'import"./x.mjs"'),),
     )
     assert not preact.installed(package, tmp_path)
-    preact.unpack(package, _tarball({"dist/demo.mjs": b"export default 1;"}), tmp_path)
-    assert (tmp_path / "demo.mjs").read_bytes() == b"export default 1;"
+    preact.unpack(package, _tarball({"dist/demo.mjs": DEMO}), tmp_path)
+    assert (tmp_path / "demo.mjs").read_bytes() == b'import"./x.mjs";export default 1;'
+
     assert preact.installed(package, tmp_path)
     other = tmp_path / "other"
     with pytest.raises(ValueError, match="sha256"):

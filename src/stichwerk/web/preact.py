@@ -1,13 +1,16 @@
 """Preact and htm, the small view library the table page is built on, with no build step.
 
-The page loads the libraries' ES-module builds through an import map (``templates/table.html``):
+The page's modules import the libraries' ES-module builds by their URLs (``static/js/view.js``):
 ``preact`` (the diffing renderer), ``preact/hooks`` and ``htm`` (JSX-like tagged templates in
-plain JavaScript). They are not kept in git: ``python -m stichwerk.web.preact`` (which
+plain JavaScript). No import map: the pages' Content-Security-Policy runs no inline script, so
+the hooks module's one bare ``from "preact"`` is pointed at its sibling file when it is written.
+They are not kept in git: ``python -m stichwerk.web.preact`` (which
 ``make run`` and ``make test`` call on first use, as for Pyodide) fetches the pinned releases
 from the npm registry, checks each tarball's sha512 integrity and each served file's sha256, and
 writes the files under ``static/vendor/<package>/<version>/`` (gitignored). The same versions
 are the ``devDependencies`` of ``package.json``, whose type declarations ``tsc`` checks the page
-against (a test keeps the two pins equal). Node.js is not needed to run the app.
+against (``tsconfig.json`` maps the URLs to them; a test keeps the pins equal). Node.js is not
+needed to run the app.
 """
 
 import hashlib
@@ -31,7 +34,9 @@ class Package:
     integrity: str
     """The npm registry's ``dist.integrity`` of the tarball."""
     files: tuple[tuple[str, str, str], ...]
-    """(path in the tarball, name served, sha256 of the file)."""
+    """(path in the tarball, name served, sha256 of the file in the tarball)."""
+    imports: tuple[tuple[str, str], ...] = ()
+    """(bare import, sibling file) rewritten in the served files: browsers need no import map."""
 
     @property
     def tarball(self) -> str:
@@ -63,6 +68,7 @@ PACKAGES = (
                 "e862ab2973aa6455eaa0f77c5d832d2157d6be59a17c8ba546550a575b58c6b4",
             ),
         ),
+        (('from"preact"', 'from"./preact.mjs"'),),
     ),
     Package(
         "htm",
@@ -79,31 +85,32 @@ PACKAGES = (
 )
 
 
-def import_map() -> dict[str, dict[str, str]]:
-    """The page's import map: the bare names the modules import, and where the server has them.
+def module_urls() -> dict[str, str]:
+    """Each module the pages import, by the npm name it has, and the URL the server has it at.
 
-    >>> import_map()["imports"]["preact/hooks"]
+    >>> module_urls()["preact/hooks"]
     '/static/vendor/preact/11.2.0/hooks.mjs'
     """
     by_name = {p.name: p for p in PACKAGES}
     preact, htm = by_name["preact"], by_name["htm"]
     return {
-        "imports": {
-            "preact": preact.url + "preact.mjs",
-            "preact/hooks": preact.url + "hooks.mjs",
-            "htm": htm.url + "htm.mjs",
-        }
+        "preact": preact.url + "preact.mjs",
+        "preact/hooks": preact.url + "hooks.mjs",
+        "htm": htm.url + "htm.mjs",
     }
 
 
+def _stamp(package: Package) -> str:
+    return " ".join(sha256 for _, _, sha256 in package.files) + "\n"
+
+
 def installed(package: Package, where: Path | None = None) -> bool:
-    """Whether every file of ``package`` is there with its pinned content."""
+    """Whether every file of ``package`` is there, written from the pinned tarball."""
     base = package.dir if where is None else where
-    for _, name, sha256 in package.files:
-        path = base / name
-        if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != sha256:
-            return False
-    return True
+    stamp = base / "PINNED"
+    if not stamp.is_file() or stamp.read_text(encoding="utf-8") != _stamp(package):
+        return False
+    return all((base / name).is_file() for _, name, _ in package.files)
 
 
 def unpack(package: Package, data: bytes, where: Path | None = None) -> None:
@@ -121,9 +128,13 @@ def unpack(package: Package, data: bytes, where: Path | None = None) -> None:
             body = member.read()
             if hashlib.sha256(body).hexdigest() != sha256:
                 raise ValueError(f"{package.name}/{inner} does not match its sha256")
+            for bare, sibling in package.imports:
+                body = body.replace(bare.encode(), sibling.encode())
             partial = base / f"{name}.part"
             partial.write_bytes(body)
             partial.replace(base / name)
+    # Written last: a run cut short leaves no stamp, and the next run fetches again.
+    (base / "PINNED").write_text(_stamp(package), encoding="utf-8")
 
 
 def fetch() -> None:

@@ -111,6 +111,31 @@ function frontSvg(code) {
   return parts.join("");
 }
 
+/** The drawing of each card, made once (the letters follow the page's language). @type {Map<string, string>} */
+const MARKUP = new Map();
+
+/** The SVG viewBox every card is drawn in. */
+export const VIEW_BOX = `0 0 ${W} ${H}`;
+
+/**
+ * The inner SVG markup of the card ``code`` (``null``: the back of a card), made once per card.
+ * @param {string|null} code
+ * @returns {string}
+ */
+export function cardMarkup(code) {
+  const key = code === null ? "" : code;
+  let markup = MARKUP.get(key);
+  if (markup === undefined) {
+    markup = code === null
+      ? `<rect x="0.75" y="0.75" width="${W - 1.5}" height="${H - 1.5}" rx="5" class="card-back"/>` +
+        `<rect x="5" y="5" width="${W - 10}" height="${H - 10}" rx="3" class="card-back-inner"/>` +
+        `<path d="M32,20 L44,48 L32,76 L20,48 Z" class="card-back-mark"/>`
+      : frontSvg(code);
+    MARKUP.set(key, markup);
+  }
+  return markup;
+}
+
 /**
  * An SVG element showing the card ``code`` (``null``: the back of a card).
  * @param {string|null} code
@@ -118,16 +143,10 @@ function frontSvg(code) {
  */
 export function cardSvg(code) {
   const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("viewBox", VIEW_BOX);
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("class", "card-svg");
-  if (code === null) {
-    svg.innerHTML = `<rect x="0.75" y="0.75" width="${W - 1.5}" height="${H - 1.5}" rx="5" class="card-back"/>` +
-      `<rect x="5" y="5" width="${W - 10}" height="${H - 10}" rx="3" class="card-back-inner"/>` +
-      `<path d="M32,20 L44,48 L32,76 L20,48 Z" class="card-back-mark"/>`;
-  } else {
-    svg.innerHTML = frontSvg(code);
-  }
+  svg.innerHTML = cardMarkup(code);
   return svg;
 }
 

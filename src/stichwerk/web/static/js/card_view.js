@@ -1,0 +1,47 @@
+// @ts-check
+// Cards as components (the table page): the same drawings as cards.js, kept by the renderer so
+// a frame that leaves a card alone leaves its button alone (focus, a press under way).
+
+import { cardName } from "./common.js";
+import { VIEW_BOX, cardMarkup } from "./cards.js";
+import { html } from "./view.js";
+
+/**
+ * @typedef {{text: string, title: string, kind?: string}} Badge
+ * @typedef {{code: string, onClick?: () => void, disabled?: boolean, selected?: boolean,
+ *   small?: boolean, legal?: boolean, dim?: boolean, badge?: Badge, tabIndex?: number,
+ *   onFocus?: () => void}} CardProps
+ */
+
+/** @param {{code: string|null}} props */
+export function CardSvg({ code }) {
+  return html`<svg viewBox=${VIEW_BOX} aria-hidden="true" class="card-svg"
+    dangerouslySetInnerHTML=${{ __html: cardMarkup(code) }}></svg>`;
+}
+
+/**
+ * A card as a labelled button when it has ``onClick``, otherwise as an image.
+ * @param {CardProps} props
+ */
+export function Card(props) {
+  const { code, badge } = props;
+  const name = cardName(code) + (badge ? ` (${badge.title})` : "");
+  const cls = "card" + (props.small ? " small" : "") + (props.legal ? " legal" : "") +
+    (props.selected ? " selected" : "") + (props.disabled ? " unplayable" : "") + (props.dim ? " dim" : "");
+  const mark = badge
+    ? html`<span class=${"card-badge" + (badge.kind ? ` ${badge.kind}` : "")} aria-hidden="true">${badge.text}</span>`
+    : null;
+  if (props.onClick) {
+    return html`<button type="button" class=${cls} data-card=${code} aria-label=${name} title=${name}
+      disabled=${!!props.disabled} aria-pressed=${props.selected ? "true" : undefined}
+      tabIndex=${props.tabIndex} onClick=${props.onClick} onFocus=${props.onFocus}>
+      <${CardSvg} code=${code} />${mark}</button>`;
+  }
+  return html`<span class=${cls} role="img" data-card=${code} aria-label=${name} title=${name}>
+    <${CardSvg} code=${code} />${mark}</span>`;
+}
+
+/** A face-down card (another seat's hand). */
+export function CardBack() {
+  return html`<span class="card back small"><${CardSvg} code=${null} /></span>`;
+}
