@@ -97,7 +97,7 @@ async function showBoard(game, profile, player, boardBox, chartBox) {
     });
     body.append(el("tr", { class: [row.bot ? "bot" : "", row.provisional ? "provisional" : ""].join(" ").trim() }, [
       el("td", { class: "num", text: String(row.rank) }),
-      el("td", {}, [
+      el("td", { class: "name" }, [
         name,
         row.bot ? el("span", { class: "badge bot-badge", text: t("ratings.bot") }) : null,
         row.provisional ? el("span", {
@@ -110,17 +110,18 @@ async function showBoard(game, profile, player, boardBox, chartBox) {
       el("td", { class: "num", text: String(row.deals) }),
     ]));
   }
-  boardBox.replaceChildren(el("table", { class: "leaderboard" }, [
+  // A phone scrolls the table inside its panel, the name column kept in view (app.css).
+  boardBox.replaceChildren(el("div", { class: "scroll-x wide-table" }, [el("table", { class: "leaderboard" }, [
     el("thead", {}, [el("tr", {}, [
       el("th", { class: "num", text: t("ratings.rank") }),
-      el("th", { text: t("ratings.player") }),
+      el("th", { class: "name", text: t("ratings.player") }),
       el("th", { class: "num", text: t("ratings.rating") }),
       el("th", { class: "num", text: t("ratings.mu") }),
       el("th", { class: "num", text: t("ratings.sigma") }),
       el("th", { class: "num", text: t("ratings.deals") }),
     ])]),
     body,
-  ]));
+  ])]));
   if (player && data.players.some((/** @type {any} */ r) => r.player === player)) {
     await showHistory(game, profile, player, chartBox);
   }
