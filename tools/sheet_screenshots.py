@@ -65,7 +65,10 @@ def ready(page: Page) -> None:
 
 
 def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "sheet"
+    args = sys.argv[1:]
+    only_log = "--log" in args  # the log alone (the other PNGs left as they are)
+    args = [a for a in args if a != "--log"]
+    out = Path(args[0]) if args else ROOT / "docs" / "sheet"
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
         server = Server(Path(work))
@@ -75,10 +78,42 @@ def main() -> None:
                 browser = p.chromium.launch(
                     executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
                 )
-                shoot(browser, server, out)
+                if not only_log:
+                    shoot(browser, server, out)
+                shoot_log(browser, server, out)
                 browser.close()
         finally:
             server.stop()
+
+
+LOG_FIRST = {"game_type": "normal", "re": [0, 2], "re_augen": 150, "announcements": {"re": ["re"]}}
+LOG_FIXED = {**LOG_FIRST, "re_augen": 160, "announcements": {"re": ["re", "keine-90"]}}
+
+
+def shoot_log(browser: Browser, server: Server, out: Path) -> None:
+    """A list whose game 1 was corrected and game 3 deleted, its log opened on a phone: each
+    change named by its game's number with what changed, the corrected row marked."""
+    settings = {"game": "doppelkopf", "profile": "wielandstrasse", "names": NAMES[:4]}
+    second = {"game_type": "normal", "re": [1, 3], "re_augen": 125}
+    made = new_list(server.url, settings, [LOG_FIRST, second, LOG_FIRST])
+    scorer = made["links"]["scorer"][3:]
+    rows = httpx.get(f"{server.url}/api/sheets/{scorer}").json()["sheet"]["rows"]
+    for body in (
+        {"op": "correct", "entry": rows[0]["id"], "summary": LOG_FIXED},
+        {"op": "delete", "entry": rows[2]["id"]},
+    ):
+        httpx.post(f"{server.url}/api/sheets/{scorer}/changes", json=body).raise_for_status()
+    page = page_for(browser, "de", 360, 1200)
+    page.goto(server.url + made["links"]["scorer"])
+    ready(page)
+    # The phone's scorer started (its start draws the list again), then the log opened.
+    page.wait_for_selector("#sheet-app[data-scorer]", state="attached", timeout=120_000)
+    page.click("#history summary")
+    page.wait_for_function("() => document.querySelectorAll('#history-items li').length === 5")
+    # The log scrolls inside its panel: its end, the correction and the deletion, in view.
+    page.evaluate("() => { const h = document.getElementById('history'); h.scrollTop = 1e6; }")
+    page.locator("#history").screenshot(path=str(out / "log-phone.png"))
+    page.locator("#sheet-table").screenshot(path=str(out / "corrected-rows-phone.png"))
 
 
 def shoot(browser: Browser, server: Server, out: Path) -> None:

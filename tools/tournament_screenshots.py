@@ -115,21 +115,51 @@ def printout(browser: Browser, url: str, path: Path, selector: str | None = None
         page.locator(selector).screenshot(path=str(path))
 
 
+PUBLIC = "http://192.168.1.20:8765"
+"""The laptop's address in the hall, as ``STICHWERK_PUBLIC_URL`` (the pages are opened at
+127.0.0.1, so the director's page warns and names it)."""
+
+
 def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "tournaments"
+    args = sys.argv[1:]
+    only_head = "--head" in args  # the director's head alone (the other PNGs left as they are)
+    args = [a for a in args if a != "--head"]
+    out = Path(args[0]) if args else ROOT / "docs" / "tournaments"
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
-        server = Server(Path(work))
+        server = Server(Path(work), env={"STICHWERK_PUBLIC_URL": PUBLIC})
         server.start()
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(
                     executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
                 )
-                shoot(browser, server.url, out)
+                if not only_head:
+                    shoot(browser, server.url, out)
+                shoot_head(browser, server.url, out)
                 browser.close()
         finally:
             server.stop()
+
+
+def shoot_head(browser: Browser, base: str, out: Path) -> None:
+    """The director's page on the laptop at 127.0.0.1, on a phone's width: the warning naming
+    the address phones reach, the tournament's id and its command line with the copy button."""
+    d = Director(base)
+    d.change({"op": "add_players", "names": PLAYERS})
+    page = page_for(browser, "de", 360, 1400)
+    page.goto(f"{base}/tournaments/{d.token}")
+    page.wait_for_selector("#t-cli")
+    top = page.locator("#loopback-warning").bounding_box()
+    head = page.locator("#t-head").bounding_box()
+    assert top is not None and head is not None
+    clip = {
+        "x": 0,
+        "y": top["y"] - 4,
+        "width": 360,
+        "height": head["y"] + head["height"] - top["y"] + 8,
+    }
+    page.screenshot(path=str(out / "director-head.png"), clip=clip)  # type: ignore[arg-type]
 
 
 def shoot(browser: Browser, base: str, out: Path) -> None:
