@@ -14,7 +14,7 @@ from stichwerk.cego import cards as C
 from stichwerk.cego import scoring
 from stichwerk.cego.contracts import EXCHANGES, FIXED
 from stichwerk.cego.profiles import DEFAULT_PROFILE, Profile, get_profile
-from stichwerk.cego.state import CegoState, blind_size, hand_size
+from stichwerk.cego.state import CegoState, blind_size, cut_deck, hand_size
 from stichwerk.core.errors import CardError, RecordError
 from stichwerk.core.record import (
     check_keys,
@@ -74,17 +74,7 @@ def new_deal(
     if not 0 <= dealer < seats:
         raise RecordError(f"dealer must be a seat from 0 to {seats - 1}")
     _check_deal_type(rules, deal_type)
-    deck = shuffled(_DECK_OF[dealt_in], seed)
-    masks = []
-    for start, end in _CUTS[dealt_in]:
-        mask = 0
-        for card in deck[start:end]:
-            mask |= _BIT[card]
-        masks.append(mask)
-    blind = masks[0]
-    hands = [0] * seats
-    for k in range(dealt_in):
-        hands[(dealer + 1 + k) % seats] = masks[k + 1]
+    hands, blind = cut_deck(shuffled(_DECK_OF[dealt_in], seed), dealt_in, seats, dealer)
     return CegoState(
         rules,
         options=opts,
@@ -100,19 +90,6 @@ _DECK_OF = {
     for players in (3, 4)
 }
 """The cards dealt with three or four players, in id order (before the shuffle)."""
-_BIT = tuple(1 << c for c in range(54))
-_CUTS = {
-    players: [(0, blind_size(players))]
-    + [
-        (
-            blind_size(players) + k * hand_size(players),
-            blind_size(players) + (k + 1) * hand_size(players),
-        )
-        for k in range(players)
-    ]
-    for players in (3, 4)
-}
-"""Where the shuffled deck is cut: the blind first, then a hand for each seat from Vorhand on."""
 
 
 def deal_from_record(record: Mapping[str, Any]) -> CegoState:

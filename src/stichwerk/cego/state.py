@@ -21,7 +21,6 @@ from typing import Any, Final
 
 from stichwerk.cego import cards as C
 from stichwerk.cego import scoring
-from stichwerk.cego.cards import CODES, ID, SUIT_MASK, SUIT_OF, TRUMP, TRUMPS
 from stichwerk.cego.contracts import EXCHANGES, FIXED, OWN_HAND
 from stichwerk.cego.profiles import Profile
 from stichwerk.cego.view import build_view, sorted_codes, visible
@@ -40,7 +39,20 @@ EXCHANGE: Final = "exchange"
 PLAY: Final = "play"
 OVER: Final = "over"
 
-_RULE_CARDS: Final = (C.T22, C.T21, C.T1)
+# The deck's tables, bound here as ``Final``: compiled, each is a C static (a name imported from
+# a module that is not compiled is otherwise looked up in this module's dictionary on every use).
+CODES: Final[tuple[str, ...]] = C.CODES
+ID: Final[dict[str, int]] = C.ID
+SUIT_MASK: Final[tuple[Bits, ...]] = C.SUIT_MASK
+SUIT_OF: Final[tuple[int, ...]] = C.SUIT_OF
+TRUMP: Final[int] = C.TRUMP
+TRUMPS: Final[Bits] = C.TRUMPS
+_ALL: Final[Bits] = C.ALL
+_LEERE: Final[Bits] = C.LEERE
+_COLOURS: Final[Bits] = C.COLOURS
+_T1: Final[int] = C.T1
+
+_RULE_CARDS: Final = (C.T22, C.T21, _T1)
 """Räuber nach Regeln: the card that must fall in tricks 1, 2 and 3."""
 
 # Cached actions: play actions are made once per (seat, card), so the hot path allocates nothing.
@@ -66,7 +78,7 @@ _SAY: dict[tuple[int, str], Action] = {
 }  # fmt: skip
 
 
-_GEISS: Final = 1 << C.T1
+_GEISS: Final = 1 << _T1
 _WORDS = {
     (solo, ulti, soli_ulti): ("fort",)
     + (("solo",) if solo else ())
@@ -130,7 +142,7 @@ def _cards_action(key: int) -> Action:
     """The action of a ``_cards_key``, naming its cards in id order (made on first use)."""
     action = _WITH_CARDS.get(key)
     if action is None:
-        mask = key & C.ALL
+        mask = key & _ALL
         seat = (key >> 54) & 7
         act = _CARD_ACTS[key >> 57]
         action = _WITH_CARDS[key] = Action(seat, act, cards=tuple(C.codes(mask)))
@@ -196,6 +208,25 @@ def blind_size(players: int) -> int:
     return 12 if players == 3 else 10
 
 
+def cut_deck(deck: list[int], players: int, seats: int, dealer: int) -> tuple[list[Bits], Bits]:
+    """The hands and the blind of a shuffled deck: the blind is cut first, then a hand for each
+    seat dealt in from Vorhand on (a sitting dealer's hand is empty)."""
+    blind_n = blind_size(players)
+    hand_n = hand_size(players)
+    blind = 0
+    for card in deck[:blind_n]:
+        blind |= 1 << card
+    hands = [0] * seats
+    start = blind_n
+    for k in range(players):
+        mask = 0
+        for card in deck[start : start + hand_n]:
+            mask |= 1 << card
+        hands[(dealer + 1 + k) % seats] = mask
+        start += hand_n
+    return hands, blind
+
+
 def is_pflichtsolo(rules: Profile, hand: Bits, players: int) -> bool:
     """Whether a dealt hand must announce Solo (Pflichtsolo).
 
@@ -224,10 +255,10 @@ def lay_out_options(hand: Bits, kind: str, *, picture_for_leere: bool) -> list[B
     Sonderregel) pictures may stand in, but only when the Leere alone do not make the lay-out.
     """
     if kind == "geiss":
-        return [1 << C.T1] if hand & (1 << C.T1) else []
-    options = _lay_out_from(hand & C.LEERE, kind)
+        return [1 << _T1] if hand & (1 << _T1) else []
+    options = _lay_out_from(hand & _LEERE, kind)
     if not options and picture_for_leere:
-        options = _lay_out_from(hand & C.COLOURS, kind)
+        options = _lay_out_from(hand & _COLOURS, kind)
     return options
 
 
@@ -235,10 +266,10 @@ def can_lay_out(hand: Bits, kind: str, *, picture_for_leere: bool) -> bool:
     """Whether ``lay_out_options`` has any option, without listing them (the auction asks this
     of every bid)."""
     if kind == "geiss":
-        return bool(hand & (1 << C.T1))
-    if _can_lay_out_from(hand & C.LEERE, kind):
+        return bool(hand & (1 << _T1))
+    if _can_lay_out_from(hand & _LEERE, kind):
         return True
-    return picture_for_leere and _can_lay_out_from(hand & C.COLOURS, kind)
+    return picture_for_leere and _can_lay_out_from(hand & _COLOURS, kind)
 
 
 def _can_lay_out_from(pool: Bits, kind: str) -> bool:
@@ -1242,7 +1273,7 @@ class CegoState:
             elif not self.profile.shown_leere_ordinary:
                 self.forced_leads = ex.lay_out
                 self.never_wins |= mask
-                self.withdrawable = mask & C.LEERE
+                self.withdrawable = mask & _LEERE
             if ex.keep:
                 self._exchange_step = "keep"
             else:
@@ -1349,7 +1380,7 @@ class CegoState:
             fallen = 0
             for pile in self.piles:
                 fallen |= pile
-            return bool(fallen & (1 << C.T1))
+            return bool(fallen & (1 << _T1))
         return False
 
     # ------------------------------------------------------------------ results
@@ -1403,7 +1434,7 @@ class CegoState:
                 out_of_play |= hand
             return {"seats": per_seat, "out_of_play": number(halves(rules, out_of_play))}
         mine, theirs = self._declarer_pile()
-        rest = C.ALL & ~(mine | theirs)
+        rest = _ALL & ~(mine | theirs)
         return {
             "declarer": number(halves(rules, mine)),
             "defenders": number(halves(rules, theirs)),
@@ -1473,7 +1504,7 @@ class CegoState:
         if last is None or self.trick_no != hand_size(self.players):
             return False
         cards, winner = last
-        return winner == declarer and (declarer, C.T1) in cards
+        return winner == declarer and (declarer, _T1) in cards
 
     def _score_one_against_all(self, contract: str, declarer: int, value: int) -> dict[str, Any]:
         rules = self.profile

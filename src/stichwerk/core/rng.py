@@ -7,6 +7,9 @@ own Fisher-Yates over SplitMix64, which is fully specified.
 
 import hashlib
 import struct
+from typing import Final
+
+from mypy_extensions import i64
 
 _MASK64 = (1 << 64) - 1
 
@@ -102,6 +105,79 @@ def draws(seed: int | str, count: int) -> list[int]:
     return list(layout.unpack(data))
 
 
+_M32: Final = 0xFFFFFFFF
+_M16: Final = 0xFFFF
+
+
+def _mul_lo32(x: i64, y: i64) -> i64:
+    """``x * y`` modulo 2**32 for 32-bit ``x`` and ``y``, by 16-bit pieces."""
+    x0 = x & _M16
+    y0 = y & _M16
+    return (x0 * y0 + ((((x >> 16) * y0 + x0 * (y >> 16)) & _M16) << 16)) & _M32
+
+
+def _mul64(ahi: i64, alo: i64, bhi: i64, blo: i64) -> tuple[i64, i64]:
+    """``a * b`` modulo 2**64, each number as its upper and lower 32 bits (no value on the way
+    reaches 2**35, so 64-bit machine integers never overflow)."""
+    a0 = alo & _M16
+    a1 = alo >> 16
+    b0 = blo & _M16
+    b1 = blo >> 16
+    mid = a0 * b1 + a1 * b0
+    low = a0 * b0 + ((mid & _M16) << 16)
+    high = a1 * b1 + (mid >> 16) + (low >> 32) + _mul_lo32(ahi, blo) + _mul_lo32(alo, bhi)
+    return high & _M32, low & _M32
+
+
+def _step(shi: i64, slo: i64) -> tuple[i64, i64, i64, i64]:
+    """One SplitMix64 step by 32-bit halves: the new state's halves, then the output's."""
+    slo += 0x7F4A7C15  # the lower half of _GAMMA
+    shi = (shi + 0x9E3779B9 + (slo >> 32)) & _M32
+    slo &= _M32
+    zlo = slo ^ (((shi << 2) & _M32) | (slo >> 30))
+    zhi = shi ^ (shi >> 30)
+    zhi, zlo = _mul64(zhi, zlo, 0xBF58476D, 0x1CE4E5B9)  # _MIX1
+    zlo ^= ((zhi << 5) & _M32) | (zlo >> 27)
+    zhi ^= zhi >> 27
+    zhi, zlo = _mul64(zhi, zlo, 0x94D049BB, 0x133111EB)  # _MIX2
+    zlo ^= ((zhi << 1) & _M32) | (zlo >> 31)
+    zhi ^= zhi >> 31
+    return shi, slo, zhi, zlo
+
+
+def _draws_by_halves(seed: int | str, count: int) -> list[int]:
+    """The first ``count`` outputs of ``SplitMix64(seed)`` as :func:`draws` gives them, computed
+    by :func:`_step` (what the compiled :func:`shuffled` draws with)."""
+    start = seed_to_int(seed)
+    shi: i64 = start >> 32
+    slo: i64 = start & _M32
+    out: list[int] = []
+    for _ in range(count):
+        shi, slo, zhi, zlo = _step(shi, slo)
+        out.append((int(zhi) << 32) | int(zlo))
+    return out
+
+
+def _shuffled_by_halves(items: list[int], seed: int | str) -> list[int]:
+    """:func:`shuffled` drawing by :func:`_step`. Compiled (``stichwerk.native``), every value
+    is a 64-bit machine integer that never overflows (halves, and products of 16-bit pieces);
+    in the interpreter the side-by-side lanes of :func:`draws` are faster."""
+    out = list(items)
+    start = seed_to_int(seed)
+    shi: i64 = start >> 32
+    slo: i64 = start & _M32
+    i: i64 = len(out) - 1
+    while i > 0:
+        shi, slo, zhi, zlo = _step(shi, slo)
+        if zhi == _M32 and zlo >> 8 == 0xFFFFFF:  # a draw ``below`` might reject
+            return _shuffled_one_by_one(list(items), seed)
+        m = i + 1
+        j = (((zhi % m) << 32) | zlo) % m
+        out[i], out[j] = out[j], out[i]
+        i -= 1
+    return out
+
+
 def shuffled(items: list[int], seed: int | str) -> list[int]:
     """A copy of ``items`` in an order fixed by ``seed`` (Fisher-Yates).
 
@@ -121,6 +197,8 @@ def shuffled(items: list[int], seed: int | str) -> list[int]:
         return out
     if n > 256:
         return _shuffled_one_by_one(out, seed)
+    if _NATIVE:
+        return _shuffled_by_halves(out, seed)
     data, layout = _lane_bytes(seed, n - 1)
     if _TOP in data:
         return _shuffled_one_by_one(out, seed)
@@ -140,3 +218,8 @@ def _shuffled_one_by_one(out: list[int], seed: int | str) -> list[int]:
         j = rng.below(i + 1)
         out[i], out[j] = out[j], out[i]
     return out
+
+
+_NATIVE: Final = not hasattr(_mul64, "__code__")
+"""Whether this module runs compiled (a compiled function has no Python code object): then
+:func:`shuffled` draws by 32-bit halves, in the interpreter by lanes; the two agree (tested)."""
