@@ -726,9 +726,11 @@ class CegoState:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every action ``seat`` (default: the seat to act) may take now."""
         to_act = self.to_act_seat
+        if to_act is None:
+            return []
         if seat is None:
             seat = to_act
-        if seat is None or seat != to_act:
+        elif seat != to_act:
             return []
         phase = self.phase
         if phase == PLAY:
@@ -1135,16 +1137,17 @@ class CegoState:
         # known by its identity; an equal one made elsewhere by its fields. Anything else takes
         # the full check below, which names the rule it breaks.
         played = _PLAYED.get(id(action))
-        if played is not None:
+        to_act = self.to_act_seat
+        if played is not None and to_act is not None:
             seat, bit, entry = played
-            if seat == self.to_act_seat:
+            if seat == to_act:
                 legal = self._mask
                 if legal < 0:
                     legal = self._legal_mask()
                 if legal & bit:
                     self._mask = -1
                     self.history.append(action)
-                    self.hands[seat] ^= bit
+                    self.hands[seat] = self.hands[seat] ^ bit
                     if self.laid_out:
                         self.laid_out &= ~bit
                     trick = self._trick
@@ -1155,9 +1158,9 @@ class CegoState:
                         self._end_trick(trick)
                     return action
         said = _SAID.get(id(action))
-        if said is not None:
+        if said is not None and to_act is not None:
             seat, word = said
-            if seat == self.to_act_seat and word in (self._offer or self._words(seat)):
+            if seat == to_act and word in (self._offer or self._words(seat)):
                 self._mask = -1
                 self._offer = None
                 self.history.append(action)
@@ -1282,7 +1285,7 @@ class CegoState:
             self._take_blind(mask | self.laid_out)
         else:
             self.pressed |= mask
-            self.hands[seat] &= ~mask
+            self.hands[seat] = self.hands[seat] & (~mask)
             self._start_play(self.contract, seat)
 
     def _take_blind(self, kept: Bits) -> None:
@@ -1298,7 +1301,7 @@ class CegoState:
             if trumps:
                 card = lowest(trumps) if press == "lowest-trump" else highest(trumps)
                 self.forced_press = 1 << card
-                self.hands[seat] &= ~self.forced_press
+                self.hands[seat] = self.hands[seat] & (~self.forced_press)
                 press = ""
         if press:
             self._exchange_step = "press"
@@ -1319,7 +1322,7 @@ class CegoState:
         self._finish()
 
     def _play(self, seat: int, card: int) -> None:
-        self.hands[seat] &= ~(1 << card)
+        self.hands[seat] = self.hands[seat] & (~(1 << card))
         if self.laid_out:
             self.laid_out &= ~(1 << card)
         trick = self._trick
@@ -1334,9 +1337,9 @@ class CegoState:
         pile = 0
         for _, c in trick:
             pile |= 1 << c
-        winner = self._trick_winner(trick, pile)
-        self.piles[winner] |= pile
-        self.tricks_won[winner] += 1
+        winner = self._winner_of(trick, pile)
+        self.piles[winner] = self.piles[winner] | pile
+        self.tricks_won[winner] = self.tricks_won[winner] + 1
         self.last_trick = (tuple(trick), winner)
         self._last_winner = self.leader = self.to_act_seat = winner
         self._trick = []
@@ -1346,14 +1349,17 @@ class CegoState:
         elif trick_no < self.forced_leads:
             self.leader = self.to_act_seat = self.declarer
 
-    def _trick_winner(self, trick: list[tuple[int, int]], cards: Bits | None = None) -> int:
+    def _trick_winner(self, trick: list[tuple[int, int]]) -> int:
         """Highest trump, else the highest card of the suit led; a card that may never win is
         passed over, and if nothing else follows or trumps, the card after it takes the trick.
         (Among the trumps, and within a suit, a higher id is the higher card.)"""
-        if cards is None:
-            cards = 0
-            for _, c in trick:
-                cards |= 1 << c
+        cards = 0
+        for _, c in trick:
+            cards |= 1 << c
+        return self._winner_of(trick, cards)
+
+    def _winner_of(self, trick: list[tuple[int, int]], cards: Bits) -> int:
+        """:meth:`_trick_winner` of a trick whose cards are ``cards``."""
         cards &= ~self.never_wins
         best = cards & TRUMPS or cards & SUIT_MASK[SUIT_OF[trick[0][1]]]
         if not best:
