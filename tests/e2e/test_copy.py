@@ -5,6 +5,7 @@ button then selects the link for Ctrl+C or the phone's menu and says so; it once
 import httpx
 from playwright.sync_api import Browser, expect
 
+from tests.e2e.driver import create_table
 from tests.e2e.test_sheet import NAMES, _context
 from tests.server.serverproc import Server
 
@@ -31,3 +32,21 @@ def test_a_sheets_share_link_is_selected_where_there_is_no_clipboard(
         " return [document.activeElement === i, i.selectionStart, i.selectionEnd]; }"
     )
     assert selected == [True, 0, len(link)], selected
+
+
+def test_a_tables_invite_link_is_selected_where_there_is_no_clipboard(
+    browser: Browser, server: Server
+) -> None:
+    context = browser.new_context()
+    context.add_init_script(NO_CLIPBOARD)
+    page = context.new_page()
+    create_table(page, server.url, "doppelkopf", humans=(0, 2))
+    invite = page.locator("#invite-link").input_value()
+    page.locator("p.invite").get_by_role("button", name="Copy").click()
+    expect(page.locator("#toast")).to_contain_text("Copied.")
+    selected = page.evaluate(
+        "() => { const i = document.getElementById('invite-link');"
+        " return [document.activeElement === i, i.selectionStart, i.selectionEnd]; }"
+    )
+    assert selected == [True, 0, len(invite)], selected
+    context.close()

@@ -9,7 +9,7 @@
 
 import { analysisPanel } from "./analysis.js";
 import { Card, CardBack } from "./card_view.js";
-import { actLabel, actTitle, api, cardName, el, joinNames, loadAddress, loadTexts, publicOrigin, t, toast } from "./common.js";
+import { actLabel, actTitle, api, cardName, copyText, el, joinNames, loadAddress, loadTexts, publicOrigin, t, toast } from "./common.js";
 import { dealtHands, gameLine, gamePanel, laidOutBeside, neverWinsBadge, ownBlind, resultCard } from "./panels.js";
 import { closingRoundControls, closingView, overridesView, settingMeanings } from "./rules.js";
 import { Dom, Store, html, render, useLayoutEffect, useRef, useStore } from "./view.js";
@@ -308,7 +308,7 @@ function InviteLine({ s, id }) {
   return html`<p class="invite">
     <label for=${id}>${t("table.invite") + ": "}</label>
     <input id=${id} readonly value=${link} size="48" />
-    <button type="button" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(link)}>${t("table.copy")}</button>
+    <button type="button" onClick=${() => copyText(link, /** @type {HTMLElement} */ (document.getElementById(id)))}>${t("table.copy")}</button>
   </p>`;
 }
 
@@ -503,7 +503,8 @@ function HandPanel({ s, view }) {
     if (!handFocus.inHand || !current || !ref.current) return;
     if (active && active !== document.body && !ref.current.contains(active)) return;
     const button = /** @type {HTMLElement|null} */ (ref.current.querySelector(`button[data-card="${current}"]`));
-    if (button && active !== button) button.focus();
+    // Without scrolling: a person reading the score sheet further down stays where they are.
+    if (button && active !== button) button.focus({ preventScroll: true });
   });
   /** @param {KeyboardEvent} event */
   function onKey(event) {
