@@ -70,7 +70,8 @@ def twin() -> Iterator[Twin]:
 def test_the_tests_run_on_the_compiled_engine() -> None:
     if os.environ.get(native.PURE_ENV):
         pytest.skip("STICHWERK_PURE is set: this run is on the Python modules")
-    assert native.compiled_modules() == list(native.COMPILED), (
+    ours = [name for name in native.COMPILED if not name.startswith("stichwerk.doppelkopf.")]
+    assert [m for m in native.compiled_modules() if m in ours] == ours, (
         "the compiled engine is not built or out of date: run `make native`"
     )
     assert state.__file__ is not None and not state.__file__.endswith(".py")

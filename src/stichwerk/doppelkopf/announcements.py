@@ -27,20 +27,21 @@ Announced(ansage=True, absage=0, late=True)
 """
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from stichwerk.doppelkopf.profiles import GAME_TYPES, Profile
 from stichwerk.doppelkopf.scoring import LEVELS, PARTIES, Announced
 
-ANNOUNCE_ACTS = ("re", "kontra", *LEVELS)
+ANNOUNCE_ACTS: Final = ("re", "kontra", *LEVELS)
 """Every announcement act, in level order after the party's own Re or Kontra."""
-LEVEL_OF = {"re": 0, "kontra": 0, "keine-90": 1, "keine-60": 2, "keine-30": 3, "schwarz": 4}
-LATE_REPLY = "a party whose reply came late makes no Absage (TSR 6)"
+LEVEL_OF: Final = {"re": 0, "kontra": 0, "keine-90": 1, "keine-60": 2, "keine-30": 3, "schwarz": 4}
+LATE_REPLY: Final = "a party whose reply came late makes no Absage (TSR 6)"
 """The reply rule's words, as every refusal by it ends."""
 
 
-def min_cards(profile: Profile) -> tuple[int, int, int, int, int]:
-    """Cards to hold for Re/Kontra and for each Absage level."""
+def min_cards(profile: Profile) -> tuple[int, ...]:
+    """Cards to hold for Re/Kontra and for each Absage level (five; of any length to the type
+    checker, so that compiled it is one tuple object, indexed without being rebuilt)."""
     return (
         profile.re_kontra_min_cards,
         profile.keine_90_min_cards,

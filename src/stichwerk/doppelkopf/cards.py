@@ -12,30 +12,31 @@ matters ("the second Herz 10 beats the first") the engine uses the order of play
 """
 
 from collections.abc import Mapping
+from typing import Final
 
 from stichwerk.core.bits import Bits
 from stichwerk.core.cards import parse_card
 
-SUITS = ("C", "S", "H", "D")
+SUITS: Final = ("C", "S", "H", "D")
 """Kreuz, Pik, Herz, Karo: the suit letters, in the order of the code table."""
-SUIT_NAMES = {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"}
-RANKS = ("A", "10", "K", "Q", "J", "9")
+SUIT_NAMES: Final = {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"}
+RANKS: Final = ("A", "10", "K", "Q", "J", "9")
 """Ace, ten, king, queen (Dame), jack (Bube), nine: the rank letters of the code table."""
-RANK_NAMES = {"A": "As", "10": "10", "K": "König", "Q": "Dame", "J": "Bube", "9": "9"}
-RANK_AUGEN = (11, 10, 4, 3, 2, 0)
+RANK_NAMES: Final = {"A": "As", "10": "10", "K": "König", "Q": "Dame", "J": "Bube", "9": "9"}
+RANK_AUGEN: Final = (11, 10, 4, 3, 2, 0)
 
-CODES: tuple[str, ...] = tuple(s + r for s in SUITS for r in RANKS)
+CODES: Final[tuple[str, ...]] = tuple(s + r for s in SUITS for r in RANKS)
 """The 24 codes; ``code = suit * 6 + rank``."""
-NCODES = len(CODES)
-NCARDS = 2 * NCODES
-CODE_INDEX: Mapping[str, int] = {c: i for i, c in enumerate(CODES)}
-AUGEN: tuple[int, ...] = tuple(RANK_AUGEN[i % 6] for i in range(NCODES))
+NCODES: Final = len(CODES)
+NCARDS: Final = 2 * NCODES
+CODE_INDEX: Final[Mapping[str, int]] = {c: i for i, c in enumerate(CODES)}
+AUGEN: Final[tuple[int, ...]] = tuple(RANK_AUGEN[i % 6] for i in range(NCODES))
 """Augen per code."""
-CARD_AUGEN: tuple[int, ...] = tuple(AUGEN[i >> 1] for i in range(NCARDS))
+CARD_AUGEN: Final[tuple[int, ...]] = tuple(AUGEN[i >> 1] for i in range(NCARDS))
 """Augen per card id."""
-TOTAL_AUGEN = 240
+TOTAL_AUGEN: Final = 240
 
-SPECIALS: Mapping[str, str] = {
+SPECIALS: Final[Mapping[str, str]] = {
     "dulle": "H10",
     "fuchs": "DA",
     "karlchen": "CJ",
@@ -44,8 +45,8 @@ SPECIALS: Mapping[str, str] = {
 }
 """Names a player says for single cards, accepted when typed in."""
 
-FULL_DECK: Bits = (1 << NCARDS) - 1
-NINES: Bits = sum(3 << (2 * (s * 6 + 5)) for s in range(4))
+FULL_DECK: Final[Bits] = (1 << NCARDS) - 1
+NINES: Final[Bits] = sum(3 << (2 * (s * 6 + 5)) for s in range(4))
 """Every nine (both copies)."""
 
 
@@ -79,7 +80,7 @@ def _chunk_table(offset: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(offset + c for c in range(6) if v & (3 << (2 * c))) for v in range(1 << 12))
 
 
-_CHUNKS = tuple(_chunk_table(6 * k) for k in range(4))
+_CHUNKS: Final = tuple(_chunk_table(6 * k) for k in range(4))
 
 
 def codes_in(mask: Bits) -> tuple[int, ...]:

@@ -12,27 +12,27 @@ Absage raises the target (keine 90: 151 ...); an opposing Absage lowers it (90 a
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from stichwerk.doppelkopf.cards import CARD_AUGEN, code_of
 from stichwerk.doppelkopf.profiles import NORMAL_GAMES, Profile
 
-LEVELS = ("keine-90", "keine-60", "keine-30", "schwarz")
+LEVELS: Final = ("keine-90", "keine-60", "keine-30", "schwarz")
 """Absage levels 1..4."""
-LEVEL_NAMES = ("keine 90", "keine 60", "keine 30", "schwarz")
-EXTRAS = ("fuchs", "karlchen", "doppelkarlchen", "karlchen-gefangen", "doppelkopf")
-EXTRA_NAMES = {
+LEVEL_NAMES: Final = ("keine 90", "keine 60", "keine 30", "schwarz")
+EXTRAS: Final = ("fuchs", "karlchen", "doppelkarlchen", "karlchen-gefangen", "doppelkopf")
+EXTRA_NAMES: Final = {
     "fuchs": "Fuchs gefangen",
     "karlchen": "Karlchen",
     "doppelkarlchen": "Doppelkarlchen",
     "karlchen-gefangen": "Karlchen gefangen",
     "doppelkopf": "Doppelkopf",
 }
-PARTIES = ("re", "kontra")
+PARTIES: Final = ("re", "kontra")
 
-FUCHS = code_of("DA")
+FUCHS: Final = code_of("DA")
 """The Karo ace: caught by the other party, a Fuchs."""
-KARLCHEN = code_of("CJ")
+KARLCHEN: Final = code_of("CJ")
 """The Kreuz jack: taking the last trick with it, a Karlchen."""
 
 

@@ -13,7 +13,7 @@ full deals run at thousands per second through the validated interface.
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from stichwerk.core.action import Action
 from stichwerk.core.bits import Bits
@@ -49,24 +49,33 @@ from stichwerk.doppelkopf.trumps import (
 )
 from stichwerk.doppelkopf.view import build_view
 
-RESERVATIONS = "reservations"
-DECLARATIONS = "declarations"
-ARMUT = "armut"
-ARMUT_RETURN = "armut-return"
-PLAY = "play"
-DONE = "done"
+# The phases. Module constants are ``Final``: compiled (stichwerk.native), they are read as C
+# statics instead of looked up in the module's dictionary each time.
+RESERVATIONS: Final = "reservations"
+DECLARATIONS: Final = "declarations"
+ARMUT: Final = "armut"
+ARMUT_RETURN: Final = "armut-return"
+PLAY: Final = "play"
+DONE: Final = "done"
 
-_KIND_OF_ACT = {"hochzeit": "hochzeit", "armut": "armut", "schmeissen": "schmeissen",
+_KIND_OF_ACT: Final = {"hochzeit": "hochzeit", "armut": "armut", "schmeissen": "schmeissen",
                 "neu-geben": "neu-geben"}  # fmt: skip
-CQ = code_of("CQ")
-CQ_MASK = id_mask("CQ")
+CQ: Final = code_of("CQ")
+CQ_MASK: Final = id_mask("CQ")
 
-MAX_SEATS = 5
-PLAY_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
+MAX_SEATS: Final = 5
+PLAY_ACTIONS: Final[tuple[tuple[Action, ...], ...]] = tuple(
     tuple(Action(s, "play", card=c) for c in CODES) for s in range(MAX_SEATS)
 )
 """The play of code ``c`` by seat ``s`` is ``PLAY_ACTIONS[s][c]``: one object per move."""
-SIMPLE_ACTIONS: dict[tuple[int, str], Action] = {
+_PLAY_OF: Final[dict[int, int]] = {
+    id(action): seat * 32 + code
+    for seat, row in enumerate(PLAY_ACTIONS)
+    for code, action in enumerate(row)
+}
+"""Seat * 32 + code of each cached play action, by identity: ``apply`` knows one of its own
+actions by one lookup (an equal action made elsewhere takes the longer way)."""
+SIMPLE_ACTIONS: Final[dict[tuple[int, str], Action]] = {
     (s, a): Action(s, a)
     for s in range(MAX_SEATS)
     for a in (
@@ -84,10 +93,10 @@ SIMPLE_ACTIONS: dict[tuple[int, str], Action] = {
         *ann_rules.ANNOUNCE_ACTS,
     )
 }
-SOLO_ACTIONS: dict[tuple[int, str], Action] = {
+SOLO_ACTIONS: Final[dict[tuple[int, str], Action]] = {
     (s, t): Action(s, "solo", type=t) for s in range(MAX_SEATS) for t in SOLO_TYPES
 }
-SUIT_WORDS = ("Kreuz", "Pik", "Herz", "Karo")
+SUIT_WORDS: Final = ("Kreuz", "Pik", "Herz", "Karo")
 
 
 def _err(message: str) -> IllegalAction:
@@ -226,7 +235,7 @@ class DokoState:
         self._ann: list[Announced] = [Announced(), Announced()]
         self._ann_log: list[tuple[int, str]] = []
         self._ansage_order: list[int] = []
-        self._ann_table = _ANN_TABLES.setdefault(profile, {})
+        self._ann_table = _ann_table(profile)
         self._ann_codes = [0, 0]  # each party's announcements as one small int (table keys)
         self._shift = 0  # the Hochzeit shift of every deadline once the partner is known
         self._sau_possible = False
@@ -422,9 +431,17 @@ class DokoState:
             follow = hand & order.class_masks[order.cls[self._trick_ids[0] >> 1]]
             if follow:
                 hand = follow
-        t0, t1, t2, t3 = _PLAY_CHUNKS[seat] or _play_chunks(seat)
-        return [*t0[hand & 4095], *t1[(hand >> 12) & 4095], *t2[(hand >> 24) & 4095],
-                *t3[hand >> 36]]  # fmt: skip
+        # Code by code, from the lowest: compiled this loop is a few machine instructions per
+        # code, where a table of the actions by hand would miss the processor's cache.
+        out: list[Action] = []
+        row = PLAY_ACTIONS[seat]
+        code = 0
+        while hand:
+            if hand & 3:
+                out.append(row[code])
+            hand >>= 2
+            code += 1
+        return out
 
     def _announcements(self, seat: int) -> "list[Action] | tuple[Action, ...]":
         party = self._party[seat]
@@ -432,7 +449,8 @@ class DokoState:
         if party >= 0 and (self._hochzeiter is None or self._clarified_at > 0):
             shift = self._shift
             codes = self._ann_codes
-            key = (seat, party, 12 - self._played[seat] + shift, codes[party], codes[1 - party])
+            held = 12 - self._played[seat] + shift  # under 32; each party's code under 32
+            key = (((seat * 2 + party) * 32 + held) * 32 + codes[party]) * 32 + codes[1 - party]
             hit = self._ann_table.get(key)
             if hit is None:
                 hit = tuple(
@@ -511,7 +529,24 @@ class DokoState:
         return True
 
     def apply(self, action: Action) -> Action:
-        # The hot path first: a legal play by the seat to act.
+        # The hot path first: a legal play, by the seat to act, of one of the engine's actions.
+        hit = _PLAY_OF.get(id(action), -1)
+        if hit >= 0 and self._phase == PLAY and hit >> 5 == self._to_act:
+            seat = hit >> 5
+            hand = self._hands[seat]
+            low = 2 * (hit & 31)  # the id of the code's first copy
+            mask = hand & (3 << low)
+            if mask:
+                if self._trick_ids:
+                    order = self._order
+                    led = order.class_masks[order.cls[self._trick_ids[0] >> 1]]
+                    if not mask & led and hand & led:
+                        self._check(action)  # raises with the rule
+                self._play(seat, low if mask >> low & 1 else low + 1)
+                self._actions.append(action)
+                self._version += 1
+                return action
+        # An equal play made elsewhere.
         if (
             action.act == "play"
             and self._phase == PLAY
@@ -531,7 +566,7 @@ class DokoState:
                         if not mask & led and hand & led:
                             self._check(action)  # raises with the rule
                     canonical = PLAY_ACTIONS[seat][code]
-                    self._play(seat, mask & -mask)
+                    self._play(seat, _lowest_id(mask))
                     self._actions.append(canonical)
                     self._version += 1
                     return canonical
@@ -845,12 +880,13 @@ class DokoState:
                 what = "trump" if led_cls == TRUMP else SUIT_WORDS[led_cls]
                 holds = " ".join(CODES[c] for c in codes_in(hand & led))
                 raise _err(f"seat {seat} must follow {what}: holds {holds}")
-        return PLAY_ACTIONS[seat][code], lambda: self._play(seat, mask & -mask)
+        return PLAY_ACTIONS[seat][code], lambda: self._play(seat, _lowest_id(mask))
 
-    def _play(self, seat: int, card: Bits) -> None:
-        self._hands[seat] ^= card
+    def _play(self, seat: int, card: int) -> None:
+        """``seat`` plays the card with id ``card`` (the lower copy where it holds both)."""
+        self._hands[seat] ^= 1 << card
         self._played[seat] += 1
-        self._trick_ids.append(card.bit_length() - 1)
+        self._trick_ids.append(card)
         self._trick_seats.append(seat)
         if len(self._trick_ids) < 4:
             self._to_act = self._next[seat]
@@ -1211,6 +1247,11 @@ class DokoState:
         )
 
 
+def _lowest_id(mask: Bits) -> int:
+    """The id of the lowest card in ``mask`` (not empty)."""
+    return (mask & -mask).bit_length() - 1
+
+
 def _code_key(code: str) -> int:
     return CODE_INDEX[code]
 
@@ -1223,26 +1264,27 @@ def _code_combinations(hand: Bits, n: int) -> list[tuple[int, ...]]:
     return sorted(set(combinations(pool, n)))
 
 
-_PLAY_CHUNKS: list[tuple[tuple[tuple[Action, ...], ...], ...] | None] = [None] * MAX_SEATS
-
-
-def _play_chunks(seat: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
-    """For each 12-bit slice of a hand: the play actions of ``seat`` for the codes in it."""
-    table = PLAY_ACTIONS[seat]
-    chunks = tuple(
-        tuple(tuple(table[6 * k + c] for c in range(6) if v & (3 << (2 * c))) for v in range(4096))
-        for k in range(4)
-    )
-    _PLAY_CHUNKS[seat] = chunks
-    return chunks
-
-
-_ANN_TABLES: dict[Profile, dict[tuple[int, ...], tuple[Action, ...]]] = {}
+_ANN_TABLES: Final[dict[Profile, dict[int, tuple[Action, ...]]]] = {}
 """Per profile: the legal announcements for (seat, party, cards held + shift, both parties'
-announcements). Few keys occur, so listing announcements is one lookup."""
-_OUT_OF_TURN = frozenset(("forfeit", "sau", "supersau", *ann_rules.ANNOUNCE_ACTS))
-_NO_FIELDS = frozenset(("gesund", "vorbehalt", "take", "decline"))
-_TURN_ACTS: dict[str, Any] = {
+announcements), packed into one small int (``_announcements``). Few keys occur, so listing
+announcements is one lookup."""
+_LAST_TABLE: Final[list[tuple[Profile, dict[int, tuple[Action, ...]]]]] = []
+"""The last profile asked for and its table: hashing a profile hashes its forty fields, and
+most deals in a row share one profile object."""
+
+
+def _ann_table(profile: Profile) -> dict[int, tuple[Action, ...]]:
+    """The announcement table of ``profile`` (``_ANN_TABLES``), the last one without a hash."""
+    if _LAST_TABLE and _LAST_TABLE[0][0] is profile:
+        return _LAST_TABLE[0][1]
+    table = _ANN_TABLES.setdefault(profile, {})
+    _LAST_TABLE[:] = [(profile, table)]
+    return table
+
+
+_OUT_OF_TURN: Final = frozenset(("forfeit", "sau", "supersau", *ann_rules.ANNOUNCE_ACTS))
+_NO_FIELDS: Final = frozenset(("gesund", "vorbehalt", "take", "decline"))
+_TURN_ACTS: Final[dict[str, Any]] = {
     "gesund": DokoState._check_reservation,
     "vorbehalt": DokoState._check_reservation,
     "solo": DokoState._check_declaration,

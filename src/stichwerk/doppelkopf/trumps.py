@@ -15,16 +15,17 @@ Fleischloser has none. A scheme plus the table's settings and the deal's Sau sta
 """
 
 from dataclasses import dataclass
+from typing import Final
 
 from stichwerk.core.bits import Bits
 from stichwerk.doppelkopf.cards import CODES, NINES, code_mask, code_of
 from stichwerk.doppelkopf.profiles import Profile
 
-TRUMP = 4
+TRUMP: Final = 4
 """The class of trump cards; Fehl suits are classes 0..3 (Kreuz, Pik, Herz, Karo)."""
 
-SCHEMES = ("normal", "kreuz", "pik", "herz", "damen", "buben", "fleischlos")
-SCHEME_OF_GAME = {
+SCHEMES: Final = ("normal", "kreuz", "pik", "herz", "damen", "buben", "fleischlos")
+SCHEME_OF_GAME: Final = {
     "normal": "normal",
     "hochzeit": "normal",
     "armut": "normal",
@@ -37,7 +38,7 @@ SCHEME_OF_GAME = {
     "solo-buben": "buben",
     "solo-fleischlos": "fleischlos",
 }
-TRUMP_SUIT = {"normal": 3, "kreuz": 0, "pik": 1, "herz": 2}
+TRUMP_SUIT: Final = {"normal": 3, "kreuz": 0, "pik": 1, "herz": 2}
 """The suit whose cards are trump (and whose aces can be a Sau) in the suit schemes."""
 
 _A, _10, _K, _Q, _J, _9 = range(6)
@@ -56,14 +57,17 @@ class Order:
     later_wins_last: tuple[bool, ...]
     """The same in the last trick."""
     trump_mask: Bits
-    suit_masks: tuple[Bits, Bits, Bits, Bits]
+    suit_masks: tuple[Bits, ...]
+    """The four Fehl suits' cards (without trumps), by suit. The tuples here are of any length
+    to the type checker: compiled (``stichwerk.native``), a fixed-length tuple is kept unboxed
+    and rebuilt as an object on every lookup by a computed index."""
     trumps_high_to_low: tuple[int, ...]
     """Trump codes from the highest down."""
-    class_masks: tuple[Bits, Bits, Bits, Bits, Bits]
+    class_masks: tuple[Bits, ...]
     """``suit_masks`` and then ``trump_mask``, indexed by class."""
 
 
-_CACHE: dict[tuple[object, ...], Order] = {}
+_CACHE: Final[dict[tuple[object, ...], Order]] = {}
 
 
 def order_for(scheme: str, profile: Profile, *, sau: bool = False, supersau: bool = False) -> Order:

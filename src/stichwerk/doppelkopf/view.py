@@ -10,7 +10,7 @@ still owes a Pflicht-Solo in the list, and who is vorgeführt, is public (the li
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from stichwerk.core.action import Action
 from stichwerk.doppelkopf.cards import CODES, code_of, codes_of_mask
@@ -18,7 +18,7 @@ from stichwerk.doppelkopf.scoring import LEVELS, PARTIES
 from stichwerk.doppelkopf.snapshot import DokoSnapshot
 from stichwerk.doppelkopf.trumps import TRUMP, Order
 
-CQ = code_of("CQ")
+CQ: Final = code_of("CQ")
 
 
 def build_view(d: DokoSnapshot, seat: int | None, legal: Sequence[Action]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The Cego engine compiled to C with mypyc, used only while it matches its source.
+"""The Cego and Doppelkopf engines compiled to C with mypyc, used only while they match their
+source.
 
 The validated engine checks every action in Python; a research loop that drives it from Python
 spends most of its time in the interpreter's bytecode, not in the rules. mypyc (part of mypy,
@@ -33,9 +34,20 @@ COMPILED = (
     "stichwerk.cego.scoring",
     "stichwerk.cego.view",
     "stichwerk.core.rng",
+    "stichwerk.doppelkopf.state",
+    "stichwerk.doppelkopf.announcements",
+    "stichwerk.doppelkopf.cards",
+    "stichwerk.doppelkopf.record",
+    "stichwerk.doppelkopf.scoring",
+    "stichwerk.doppelkopf.snapshot",
+    "stichwerk.doppelkopf.summary",
+    "stichwerk.doppelkopf.trumps",
+    "stichwerk.doppelkopf.view",
 )
-"""The modules compiled: the Cego engine's state, scoring and view, the deal's shuffle."""
-DEPENDS_ON = ("cego", "core")
+"""The modules compiled: the Cego engine's state, scoring and view, the deal's shuffle; the
+Doppelkopf engine's state, announcement rules, cards, record, scoring, snapshot, summaries, card
+orders and view."""
+DEPENDS_ON = ("cego", "core", "doppelkopf")
 """The subpackages whose sources the compiled modules are built from (digested as a whole)."""
 GROUP = "stichwerk_native"
 """mypyc's name for the shared library of the compiled modules (``stichwerk_native__mypyc``)."""
@@ -77,7 +89,7 @@ class NativeFinder(MetaPathFinder):
 
     The build is checked (its manifest read, the sources digested) the first time one of its
     modules is looked for, not when ``stichwerk`` is imported: ``stichwerk --help`` and the
-    commands that never load the Cego engine do not pay for it."""
+    commands that never load an engine do not pay for it."""
 
     def __init__(self, files: dict[str, str] | None = None) -> None:
         self._files = files

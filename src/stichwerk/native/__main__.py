@@ -69,7 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if fresh_files() is not None and "--force" not in args:
         return 0
-    print("compiling the Cego engine with mypyc (once per change of its sources) ...", flush=True)
+    print(
+        "compiling the Cego and Doppelkopf engines with mypyc (once per change of their sources)"
+        " ...",
+        flush=True,
+    )
     try:
         build(quiet="--verbose" not in args)
     except (Exception, SystemExit) as exc:  # the compiler's own errors, whatever their type
