@@ -1,7 +1,9 @@
-"""Every error the app answers is its JSON error ``{"error": "one line"}``: no HTML, no
-traceback, no FastAPI ``detail``. Unknown paths and methods (404, 405) included, and an
+"""Every error the app answers is its JSON error ``{"error": "one line"}`` with its stable code
+and params in the ``x-refusal`` header (for the pages to say it in the reader's language): no
+HTML, no traceback, no FastAPI ``detail``. Unknown paths and methods (404, 405) included, and an
 unexpected exception becomes a logged 500 with a line that gives nothing away."""
 
+import json
 import logging
 
 from fastapi import FastAPI, Request
@@ -11,13 +13,27 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from stichwerk.core.errors import StichwerkError, one_line
 from stichwerk.tournament.entry import EntryProblems
+from stichwerk.web.refusals import refusal
 
 log = logging.getLogger("stichwerk.app")
 
 
+REFUSAL_HEADER = "x-refusal"
+"""The header every error answer carries: ``{"code": "...", "params": {...}}`` as ASCII JSON."""
+
+
+def refusal_headers(status: int, line: str) -> dict[str, str]:
+    """The refusal's stable code and params (``web/refusals.py``) for a page to say it in the
+    reader's language. A header beside the body, so the body stays the one line clients and
+    tests already read."""
+    code, params = refusal(line, status)
+    return {REFUSAL_HEADER: json.dumps({"code": code, "params": params}, ensure_ascii=True)}
+
+
 def error_response(status: int, message: str) -> JSONResponse:
-    """The app's JSON error."""
-    return JSONResponse({"error": one_line(message)[:300]}, status_code=status)
+    """The app's JSON error, its code in the ``x-refusal`` header."""
+    line = one_line(message)[:300]
+    return JSONResponse({"error": line}, status_code=status, headers=refusal_headers(status, line))
 
 
 def validation_message(exc: RequestValidationError) -> str:
@@ -51,8 +67,11 @@ def install(app: FastAPI) -> None:
     async def entry_error(_request: Request, exc: EntryProblems) -> JSONResponse:
         # Typed totals: every problem at once, each with its seat and field for the page.
         problems = [p.to_json() for p in exc.problems]
+        line = one_line(str(exc))[:300]
         return JSONResponse(
-            {"error": one_line(str(exc))[:300], "problems": problems}, status_code=400
+            {"error": line, "problems": problems},
+            status_code=400,
+            headers=refusal_headers(400, line),
         )
 
     @app.exception_handler(RequestValidationError)

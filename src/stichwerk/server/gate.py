@@ -36,6 +36,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stichwerk.server.config import Settings
+from stichwerk.server.errors import refusal_headers
 from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.security import SECURITY_HEADERS, host_allowed, origin_allowed
 
@@ -106,7 +107,8 @@ class Gate:
         refusal = self.refuse_host(scope) or self.refuse(scope)
         if refusal is not None:
             status, message = refusal
-            response = JSONResponse({"error": message}, status_code=status)
+            headers = refusal_headers(status, message)
+            response = JSONResponse({"error": message}, status_code=status, headers=headers)
             response.headers.update(SECURITY_HEADERS)
             if status == 413:
                 # The rest of the body is not read: the connection cannot be kept.
@@ -161,7 +163,9 @@ class Gate:
         if refusal is not None:
             await receive()  # websocket.connect
             if "websocket.http.response" in scope.get("extensions", {}):
-                response = JSONResponse({"error": refusal[1]}, status_code=refusal[0])
+                status, message = refusal
+                headers = refusal_headers(status, message)
+                response = JSONResponse({"error": message}, status_code=status, headers=headers)
                 response.headers.update(SECURITY_HEADERS)
                 await send_denial(response, send)
             else:

@@ -5,10 +5,72 @@
 let TEXTS = {};
 export const LANG = document.documentElement.lang === "en" ? "en" : "de";
 
-/** Load the texts of the page's language (the same JSON the server's templates use). */
+/**
+ * The API's refusals by code (``static/i18n/refusals.json``, the server's table too).
+ * @type {{prefixes: {pattern: string, param: string}[], patterns: {code: string, pattern: string, params: string[]}[], status: Record<string, string>}|null}
+ */
+let REFUSALS = null;
+
+/** Load the texts of the page's language (the same JSON the server's templates use) and the
+ * refusals' table. */
 export async function loadTexts() {
-  const response = await fetch(`/static/i18n/${LANG}.json`);
-  TEXTS = await response.json();
+  const [texts, refusals] = await Promise.all([
+    fetch(`/static/i18n/${LANG}.json`).then((r) => r.json()),
+    fetch("/static/i18n/refusals.json").then((r) => r.json()).catch(() => null),
+  ]);
+  TEXTS = texts;
+  REFUSALS = refusals;
+}
+
+/**
+ * A refusal's code and params: the server's ``x-refusal`` header, else read out of its English
+ * line by the table the server uses (a score sheet's preview on the phone has no header).
+ * @param {string} line
+ * @param {string|null} [header]
+ * @returns {{code: string, params: Record<string, string>}|null}
+ */
+export function refusalOf(line, header) {
+  if (header) {
+    try { return JSON.parse(header); } catch { /* read the line */ }
+  }
+  if (!REFUSALS) return null;
+  /** @type {Record<string, string>} */
+  const params = {};
+  let rest = line;
+  for (const prefix of REFUSALS.prefixes) {
+    const found = new RegExp(prefix.pattern).exec(rest);
+    if (found) { params[prefix.param] = found[1]; rest = found[2]; break; }
+  }
+  for (const pattern of REFUSALS.patterns) {
+    const found = new RegExp(pattern.pattern).exec(rest);
+    if (found) {
+      pattern.params.forEach((name, i) => { if (found[i + 1]) params[name] = found[i + 1]; });
+      return { code: pattern.code, params };
+    }
+  }
+  return null;
+}
+
+/**
+ * A refusal in the page's language, naming the field a person sees ("Spiel 4: Augen von Re
+ * müssen zwischen 0 und 240 liegen"); the server's line where the catalogue has no words.
+ * @param {string} line the one-line English ``error``
+ * @param {{code: string, params: Record<string, string>}|null} [info] its code, if known
+ */
+export function refusalText(line, info) {
+  const found = info || refusalOf(line);
+  if (!found) return line;
+  const template = lookup(`refusal.${found.code}`);
+  if (typeof template !== "string") return line;
+  /** @type {Record<string, string>} */
+  const vars = { text: line };
+  for (const [name, value] of Object.entries(found.params || {})) {
+    const field = name === "field" ? lookup(`field.${value}`) : undefined;
+    vars[name] = typeof field === "string" ? field : String(value);
+  }
+  let text = fill(template, vars);
+  if (vars.deal && !template.includes("{deal}") && !template.includes("{text}")) text = tOr("refusal._deal", text, { deal: vars.deal, text });
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
@@ -74,7 +136,12 @@ export async function api(path, body, method = "POST") {
   const response = await fetch(path, init);
   const data = await response.json().catch(() => ({}));
   // The answer's body rides along (typed totals' problems, each at its field).
-  if (!response.ok) throw Object.assign(new Error(data.error || response.statusText), { data });
+  // The message in the page's language, by the refusal's code (the x-refusal header).
+  if (!response.ok) {
+    const line = data.error || response.statusText;
+    const refusal = refusalOf(line, response.headers.get("x-refusal"));
+    throw Object.assign(new Error(refusalText(line, refusal)), { data, refusal });
+  }
   return data;
 }
 

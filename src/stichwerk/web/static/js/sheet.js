@@ -6,7 +6,7 @@
 // waiting entries are scored on the phone by the server's own Python (sheet_worker.js), and they
 // are sent, with their idempotency keys, as soon as the server can be reached.
 
-import { copyText, el, formatNumber, joinNames, loadAddress, loadTexts, lookup, publicOrigin, signed, t, tOr, toast, warnIfLoopback } from "./common.js";
+import { copyText, el, formatNumber, joinNames, loadAddress, loadTexts, lookup, publicOrigin, refusalText, signed, t, tOr, toast, warnIfLoopback } from "./common.js";
 import { resultCard } from "./panels.js";
 import { deckPoints, entryForm, summaryLabel } from "./sheet_form.js";
 import * as store from "./sheet_store.js";
@@ -327,7 +327,7 @@ async function save() {
     return;
   }
   if (preview && preview.error) {
-    toast(preview.error);
+    toast(refusalText(preview.error));
     return;
   }
   const change = editing
@@ -405,7 +405,7 @@ function drawPreview() {
     return;
   }
   if (preview.error) {
-    box.replaceChildren(el("p", { class: "refusal", id: "preview-error", role: "alert", text: preview.error }));
+    box.replaceChildren(el("p", { class: "refusal", id: "preview-error", role: "alert", text: refusalText(preview.error) }));
     if (button) button.disabled = true;
     return;
   }
@@ -649,12 +649,12 @@ function outboxPanel() {
       t(online ? "sheet.sending" : "sheet.offline_waiting", { n: waiting.length }),
       ...waiting.map((o) => {
         const outcome = outcomes.get(o.key);
-        return el("span", { class: "waiting-item", "data-key": o.key, text: ` · ${changeLabel(game, o.change)}${outcome && !outcome.ok ? ` (${outcome.error})` : ""}` });
+        return el("span", { class: "waiting-item", "data-key": o.key, text: ` · ${changeLabel(game, o.change)}${outcome && !outcome.ok ? ` (${refusalText(outcome.error || "")})` : ""}` });
       }),
     ]) : null,
     ...refusedItems.map((o) => el("div", { class: "refused", "data-key": o.key, role: "alert" }, [
       el("strong", { text: `${t(o.conflict ? "sheet.conflict" : "sheet.refused")}: ${changeLabel(game, o.change)}` }),
-      el("p", { class: "refusal", text: o.error || "" }),
+      el("p", { class: "refusal", text: refusalText(o.error || "") }),
       o.change.summary ? el("button", { type: "button", class: "again", text: t("sheet.enter_again"), onclick: () => again(o) }) : null,
       el("button", { type: "button", class: "discard", text: t("sheet.discard"), onclick: () => discard(o) }),
     ])),
@@ -855,7 +855,7 @@ function historyPanel() {
     if (!(/** @type {HTMLDetailsElement} */ (details)).open) return;
     const got = await request(`/api/sheets/${token}/changes?about=1`);
     if (!got.ok) {
-      box.replaceChildren(el("p", { class: "note", text: got.network ? t("sheet.offline") : got.data.error || t("sheet.offline") }));
+      box.replaceChildren(el("p", { class: "note", text: got.network ? t("sheet.offline") : got.data.error ? refusalText(got.data.error) : t("sheet.offline") }));
       return;
     }
     const game = view().list.game;
@@ -909,7 +909,7 @@ async function start() {
     if (list.log.length !== list.seq) await fetchLog();
     await store.keepList(list);
   } else if (!got.network) {
-    root.replaceChildren(el("p", { class: "refusal", text: got.data.error || t("sheet.not_found") }));
+    root.replaceChildren(el("p", { class: "refusal", text: got.data.error ? refusalText(got.data.error) : t("sheet.not_found") }));
     return;
   } else if (kept) {
     list = kept;

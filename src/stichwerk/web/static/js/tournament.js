@@ -4,7 +4,7 @@
 // director's link; the same page read-only with the public link. The server sends the whole
 // tournament over a websocket after every change; this page only draws it and sends changes.
 
-import { api, copyText, el, formatNumber, joinNames, loadAddress, loadTexts, lookup, publicOrigin, t, tOr, toast, warnIfLoopback } from "./common.js";
+import { api, copyText, el, formatNumber, joinNames, loadAddress, loadTexts, lookup, publicOrigin, refusalText, t, tOr, toast, warnIfLoopback } from "./common.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("tournament-app"));
 const token = root.dataset.token || "";
@@ -309,7 +309,7 @@ function nextPanel(director) {
   });
   return el("section", { class: "panel next-bar", id: "next" }, [
     button,
-    next.blocked ? el("span", { class: "blocked", id: "next-blocked", text: t("tournament.not_yet", { why: next.blocked }) }) : null,
+    next.blocked ? el("span", { class: "blocked", id: "next-blocked", text: t("tournament.not_yet", { why: refusalText(next.blocked) }) }) : null,
     state.can_undraw ? el("button", {
       type: "button", id: "undraw", text: t("tournament.undraw"),
       onclick: () => { if (confirm(t("tournament.undraw_confirm"))) change({ op: "undraw" }); },
