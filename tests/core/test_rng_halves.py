@@ -1,7 +1,10 @@
 """The shuffle by 32-bit halves (what the compiled engine runs) draws exactly what
 ``SplitMix64`` draws, so a seed keeps its deal compiled or not."""
 
+import os
 import random
+import subprocess
+import sys
 
 from stichwerk.core.rng import (
     SplitMix64,
@@ -36,3 +39,18 @@ def test_the_shuffle_by_halves_is_the_shuffle() -> None:
             expected = _shuffled_one_by_one(list(range(n)), seed)
             assert _shuffled_by_halves(list(range(n)), seed) == expected
             assert shuffled(list(range(n)), seed) == expected
+
+
+def test_the_shuffle_needs_no_mypy() -> None:
+    """The lean install has no mypy (nor mypy_extensions): the Python modules still shuffle."""
+    code = (
+        "import sys; sys.modules['mypy_extensions'] = None\n"
+        "from stichwerk.core.rng import shuffled\n"
+        "print(shuffled(list(range(10)), 42))\n"
+    )
+    env = {**os.environ, "STICHWERK_PURE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(_shuffled_one_by_one(list(range(10)), 42))

@@ -7,9 +7,14 @@ own Fisher-Yates over SplitMix64, which is fully specified.
 
 import hashlib
 import struct
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from mypy_extensions import i64
+if TYPE_CHECKING:
+    # mypyc compiles an ``i64`` to a 64-bit machine integer (the halves below never overflow
+    # one); mypy_extensions comes with mypy, which the lean install does not have.
+    from mypy_extensions import i64
+else:
+    i64 = int
 
 _MASK64 = (1 << 64) - 1
 
