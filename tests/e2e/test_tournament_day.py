@@ -109,8 +109,8 @@ def fairness(rounds: list[dict[str, Any]]) -> tuple[int, int]:
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_a_fourteen_player_day_on_two_phones_and_a_laptop(
     browser: Browser,
-    public_server: Server,
-    lang: str,  # noqa: F811
+    public_server: Server,  # noqa: F811 (the fixture imported above)
+    lang: str,
 ) -> None:
     words = WORDS[lang]
     base = public_server.url
