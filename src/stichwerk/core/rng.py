@@ -5,16 +5,17 @@ ever (records store the deal itself, but seeds are shared too: "seed 42"). So th
 own Fisher-Yates over SplitMix64, which is fully specified.
 """
 
+from __future__ import annotations
+
 import hashlib
 import struct
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     # mypyc compiles an ``i64`` to a 64-bit machine integer (the halves below never overflow
-    # one); mypy_extensions comes with mypy, which the lean install does not have.
+    # one); mypy_extensions comes with mypy, which the lean install does not have, so the name
+    # is only for the type checker and the compiler (annotations are not evaluated here).
     from mypy_extensions import i64
-else:
-    i64 = int
 
 _MASK64 = (1 << 64) - 1
 
