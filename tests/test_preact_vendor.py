@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from stichwerk.web import STATIC, preact
+from stichwerk.web import STATIC, TEMPLATES, preact
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = b'import"x";export default 1;'
@@ -31,6 +31,10 @@ def test_the_pages_import_the_fetchers_files() -> None:
     code = (STATIC / "js" / "view.js").read_text(encoding="utf-8")
     imported = set(re.findall(r'from "(/static/vendor/[^"]+)"', code))
     assert imported == set(preact.module_urls().values())
+    # The table page asks for them at once (not only when view.js is read).
+    page = (TEMPLATES / "table.html").read_text(encoding="utf-8")
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="(/static/vendor/[^"]+)">', page))
+    assert preloaded == imported
     tsconfig = json.loads((ROOT / "tsconfig.json").read_text(encoding="utf-8"))
     paths = tsconfig["compilerOptions"]["paths"]
     for name, url in preact.module_urls().items():

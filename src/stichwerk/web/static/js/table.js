@@ -394,7 +394,7 @@ function Trick({ s, view, n }) {
   const never = new Set(view.never_wins || []);
   const last = view.last_trick;
   return html`
-    <div class=${`trick seats-${n}`} aria-label=${t("table.current_trick")} id="trick">
+    <div class=${`trick seats-${n}`} role="group" aria-label=${t("table.current_trick")} id="trick">
       ${(view.trick || []).map((/** @type {any} */ play) => html`<div key=${`${play.seat}:${play.card}`}
         class=${`trick-card pos-${position(s.mySeat, play.seat, n)}`} data-seat=${play.seat} title=${seatName(s, play.seat)}>
         <${Card} code=${play.card} badge=${never.has(play.card) ? neverWinsBadge() : undefined} />
@@ -572,12 +572,13 @@ function ResultPanel({ s, view }) {
 function HistoryPanel({ s, view }) {
   const entries = (view.history || []).slice(-40);
   const ref = useRef(/** @type {HTMLOListElement|null} */ (null));
-  // The newest entries of the history are the ones to see.
+  // The newest entries of the history are the ones to see. The list scrolls, so a keyboard
+  // can reach it (tabindex; WCAG 2.1.1).
   useLayoutEffect(() => {
     if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
   }, [(view.history || []).length]);
   return html`<${Collapsible} id="history-panel" openByDefault=${true} summary=${t("table.history")}>
-    <ol class="history" id="history" ref=${ref}>
+    <ol class="history" id="history" ref=${ref} tabindex="0" aria-label=${t("table.history")}>
       ${entries.map((/** @type {any} */ entry, /** @type {number} */ i) => {
         const bits = [`${seatName(s, entry.seat)}: ${actLabel(entry)}`];
         if (entry.card) bits.push(" " + cardName(entry.card));
