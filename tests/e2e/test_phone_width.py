@@ -41,11 +41,13 @@ class World:
     deal: str = ""
     finished: Any = None
     running: Any = None
+    waiting: Any = None
     sheet: dict[str, str] = field(default_factory=dict)
 
 
-def plant(server: Server) -> tuple[str, Any, Any]:
-    """Rated deals of a finished table, a finished tournament and one in round 1."""
+def plant(server: Server) -> tuple[str, Any, Any, Any]:
+    """Rated deals of a finished table, a finished tournament, one in round 1 with its results
+    and one waiting for them."""
     db = Database(f"sqlite:///{server.db}")
     try:
         db.migrate()
@@ -94,7 +96,17 @@ def plant(server: Server) -> tuple[str, Any, Any]:
         store.add_players(running.id, LONG_NAMES[:9])
         store.draw(running.id)
         running = play_round(store, running.id, "e")
-        return public_id, done, running
+        waiting = store.create(
+            name="Herbstturnier",
+            format_name="wielandstrasse",
+            held_on="2026-12-04",
+            place="Hirschen",
+            series="DoKo-Club Wielandstraße",
+            seed="w3",
+        )
+        store.add_players(waiting.id, LONG_NAMES[:9])
+        waiting = store.draw(waiting.id)
+        return public_id, done, running, waiting
     finally:
         db.dispose()
 
@@ -102,7 +114,7 @@ def plant(server: Server) -> tuple[str, Any, Any]:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     server = Server(tmp_path_factory.mktemp("phone"))
-    deal, done, running = plant(server)
+    deal, done, running, waiting = plant(server)
     server.start()
     try:
         made = httpx.post(
@@ -124,7 +136,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
                 headers={"origin": server.url},
             )
             assert answer.status_code == 200, answer.text
-        yield World(server, deal, done, running, dict(made["links"]))
+        yield World(server, deal, done, running, waiting, dict(made["links"]))
     finally:
         server.stop()
 
@@ -167,6 +179,7 @@ def pages(world: World, table: str) -> list[tuple[str, str]]:
         (public, "#t-head"),
         (running, "#t-head"),
         (f"/tournaments/{world.running.public_token}", "#t-head"),
+        (f"/tournaments/{world.waiting.director_token}", "#t-head"),
         (f"{public}/projector", "#projector-app[data-seq]"),
         (f"{director}/print/seating", "body"),
         (f"{director}/print/sheets", "body"),

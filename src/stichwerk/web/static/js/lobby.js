@@ -3,7 +3,7 @@
 
 import { api, el, loadTexts, t, tOr, toast } from "./common.js";
 import { changedSettings, closingRoundControls, settingMeanings, settingName, settingValue } from "./rules.js";
-import { closingRoundsText, tableTitle } from "./words.js";
+import { botKind, closingRoundsText, personName, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("lobby-app"));
 /** Profile facts a table does not override (the seat count is chosen above). */
@@ -42,7 +42,7 @@ async function refresh() {
 function accountPanel() {
   if (me) {
     return el("section", { class: "panel account" }, [
-      el("span", { id: "whoami", text: t("auth.hello", { name: me.username }) + (me.guest ? ` (${t("auth.guest_note")})` : "") }),
+      el("span", { id: "whoami", text: t("auth.hello", { name: personName(me.username) }) + (me.guest ? ` (${t("auth.guest_note")})` : "") }),
       " ",
       el("button", { type: "button", id: "logout", text: t("auth.logout"), onclick: () => call("/api/logout", {}) }),
       " ",
@@ -196,7 +196,7 @@ function tableList(title, lists, id) {
  */
 function addTables(list, tables) {
   for (const table of tables) {
-    const seats = table.seats.map((/** @type {any} */ s) => s.kind === "bot" ? `${t("lobby.bot")} (${s.bot})` : s.name || t("lobby.free")).join(", ");
+    const seats = table.seats.map((/** @type {any} */ s) => s.kind === "bot" ? botKind(s.bot) : s.name ? personName(s.name) : t("lobby.free")).join(", ");
     const link = table.invite ? `/t/${table.id}?invite=${table.invite}` : `/t/${table.id}`;
     const overrides = Object.entries(table.options || {});
     list.append(el("li", {}, [
@@ -309,7 +309,7 @@ function createPanel() {
         ...myBots.map((b) => el("option", { value: `account:${b.name}`, text: t("bots.account", { name: b.name }) })),
       ]);
       const bot = el("select", { "data-seat-bot": i, "aria-label": `${t("lobby.seat", { n: i + 1 })}: ${t("lobby.bot")}` },
-        catalogue.bots.map((/** @type {string} */ b) => el("option", { value: b, text: b, selected: b === DEFAULT_BOT })));
+        catalogue.bots.map((/** @type {string} */ b) => el("option", { value: b, text: botKind(b), selected: b === DEFAULT_BOT })));
       seatsBox.append(el("div", { class: "seat-row" }, [el("span", { text: t("lobby.seat", { n: i + 1 }) }), kind, bot]));
       mySeat.append(el("option", { value: i, text: t("lobby.seat", { n: i + 1 }), selected: i === 0 }));
       firstDealer.append(el("option", { value: i, text: t("lobby.seat", { n: i + 1 }) }));

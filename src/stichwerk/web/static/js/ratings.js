@@ -5,6 +5,7 @@
 
 import { api, el, formatNumber, loadTexts, t, tOr, toast } from "./common.js";
 import { ratingChart } from "./chart.js";
+import { botKind, personName } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("ratings-app"));
 /** @type {{game: string, profile: string, players: number}[]} */ let boards = [];
@@ -89,12 +90,15 @@ async function showBoard(game, profile, player, boardBox, chartBox) {
   const body = el("tbody");
   for (const row of data.players) {
     const name = el("button", {
-      type: "button", class: "link player", "data-player": row.player, text: row.name,
+      type: "button", class: "link player", "data-player": row.player,
       onclick: () => {
         remember(game, profile, row.player);
         showHistory(game, profile, row.player, chartBox).catch((error) => toast(error.message));
       },
-    });
+    }, row.bot
+      // A bot by the words people use, its id beside it (not a word to translate).
+      ? [botKind(row.name), " ", el("span", { class: "bot-id", translate: "no", text: `(${row.name})` })]
+      : [personName(row.name)]);
     body.append(el("tr", { class: [row.bot ? "bot" : "", row.provisional ? "provisional" : ""].join(" ").trim() }, [
       el("td", { class: "num", text: String(row.rank) }),
       el("td", { class: "name" }, [

@@ -5,6 +5,7 @@
 // tournament over a websocket after every change; this page only draws it and sends changes.
 
 import { api, copyText, el, formatNumber, joinNames, loadAddress, loadTexts, lookup, publicOrigin, refusalText, t, tOr, toast, warnIfLoopback } from "./common.js";
+import { formatDescription, formatName, longDate } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("tournament-app"));
 const token = root.dataset.token || "";
@@ -263,12 +264,12 @@ function headPanel(director) {
   return el("section", { class: "panel", id: "t-head" }, [
     el("h1", { id: "t-name", text: info.name }),
     el("p", { class: "meta" }, [
-      `${info.date}${info.place ? ` · ${info.place}` : ""} · ${info.series} · ${fmt.name} (${fmt.game}) · `,
+      `${longDate(info.date)}${info.place ? ` · ${info.place}` : ""} · ${info.series} · ${formatName(fmt)} · `,
       el("span", { class: `badge-status ${info.status}`, id: "t-status", text: t(`tournament.status.${info.status}`) }),
       ` · ${t("tournament.n_players", { n: active })}${gone ? `, ${t("tournament.n_withdrawn", { n: gone })}` : ""}`,
       director ? "" : ` · ${t("tournament.read_only")}`,
     ]),
-    el("p", { class: "note" }, [fmt.description]),
+    el("p", { class: "note" }, [formatDescription(fmt)]),
     el("nav", { class: "t-links" }, links),
     director ? el("p", { class: "note", text: t("tournament.backup_note") }) : null,
     director ? cliLine(info.id) : null,

@@ -5,6 +5,7 @@
 // one's secret is handed to the tournament's page, which shows it once.
 
 import { api, el, loadAddress, loadTexts, t, toast, warnIfLoopback } from "./common.js";
+import { formatDescription, formatName } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("tournament-new"));
 const DEVICE_KEY = "stichwerk.tournaments";
@@ -26,11 +27,11 @@ function handOver(made) {
 async function draw() {
   const [formats, series] = await Promise.all([api("/api/tournaments/formats"), api("/api/rankings")]);
   const format = /** @type {HTMLSelectElement} */ (el("select", { id: "t-format" },
-    formats.formats.map((/** @type {any} */ f) => el("option", { value: f.name, text: `${f.name} (${f.game})` }))));
+    formats.formats.map((/** @type {any} */ f) => el("option", { value: f.name, text: formatName(f) }))));
   const describe = el("p", { class: "note", id: "t-format-note" });
   const note = () => {
     const f = formats.formats.find((/** @type {any} */ x) => x.name === format.value);
-    describe.textContent = f ? f.description : "";
+    describe.textContent = f ? formatDescription(f) : "";
   };
   format.addEventListener("change", note);
   note();

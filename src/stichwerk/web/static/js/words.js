@@ -108,3 +108,43 @@ export function sheetLabel(game, label) {
   if (label === "redeal") return tOr("act.neu-geben", label).replace(/ \(.*\)$/, "");
   return game === "cego" ? contractName(label) : gameTypeShort(label);
 }
+
+/** A bot kind in words people use: "Computer – stark" (the id stays the option's value).
+ * @param {string} kind */
+export function botKind(kind) {
+  return tOr(`bot_kind.${kind}`, kind);
+}
+
+/**
+ * A tournament format's name: "Wielandstraße (Doppelkopf)", not its id.
+ * @param {{name: string, game: string}} fmt
+ */
+export function formatName(fmt) {
+  return tOr(`tformat.${fmt.name}.name`, `${fmt.name} (${tOr(`game.${fmt.game}`, fmt.game)})`);
+}
+
+/** What a format plays, in the page's language. @param {{name: string, description: string}} fmt */
+export function formatDescription(fmt) {
+  return tOr(`tformat.${fmt.name}.description`, fmt.description);
+}
+
+/**
+ * A date in the reader's language: "4. Dezember 2026" / "4 December 2026" (not ISO).
+ * @param {string} iso "2026-12-04"
+ */
+export function longDate(iso) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso || "");
+  if (!match) return iso;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return new Intl.DateTimeFormat(LANG === "de" ? "de-DE" : "en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(date);
+}
+
+/**
+ * A person's name as the page shows it: a guest's "Gast-11451" is "Guest-11451" in English
+ * (the server names guests in German; the name is the same account).
+ * @param {string} name
+ */
+export function personName(name) {
+  const guest = /^Gast-(\d+)$/.exec(name || "");
+  return guest ? t("auth.guest_name", { n: guest[1] }) : name;
+}
