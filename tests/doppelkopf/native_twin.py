@@ -9,8 +9,10 @@ runs it in a Python without the compiled modules (``STICHWERK_PURE=1``) and comp
 trace in its own, compiled, process.
 """
 
+import copy
 import dataclasses
 import json
+import pickle
 import random
 import sys
 from typing import Any
@@ -87,7 +89,7 @@ def trace(params: dict[str, Any]) -> dict[str, Any]:
     rng = random.Random(params["seed"])
     steps: list[Any] = []
     clone_at = rng.randrange(50)
-    twin = None
+    twin = restored = copied = None
     while not state.is_over:
         step: dict[str, Any] = {"to_act": state.to_act, "phase": state.phase}
         step["legal"] = [[a.to_json() for a in state.legal_actions(s)] for s in range(seats)]
@@ -126,6 +128,8 @@ def trace(params: dict[str, Any]) -> dict[str, Any]:
         steps.append(step)
         if len(steps) == clone_at:
             twin = state.clone()
+            restored = pickle.loads(pickle.dumps(state))  # as research and workers copy it
+            copied = copy.deepcopy(state)
     record = state.to_record()
     out: dict[str, Any] = {"steps": steps, "record": record, "result": state.result()}
     out["views"] = [state.view(s) for s in range(seats)] + [state.view(None)]
@@ -136,10 +140,11 @@ def trace(params: dict[str, Any]) -> dict[str, Any]:
         again.apply(Action.from_json(entry))
     out["replayed"] = again.to_record() == record
     if twin is not None:
-        while not twin.is_over:
-            options = twin.legal_actions()
-            twin.apply(options[-1])
-        out["twin"] = twin.to_record()
+        for deal, key in ((twin, "twin"), (restored, "restored"), (copied, "copied")):
+            while not deal.is_over:
+                options = deal.legal_actions()
+                deal.apply(options[-1])
+            out[key] = deal.to_record()
     return json.loads(json.dumps(out, sort_keys=True))
 
 

@@ -196,7 +196,8 @@ def check_announcements(
     most = dealt - k  # nobody announces before the Klärungsstich
     ann = {"re": Announced(), "kontra": Announced()}
     fewest = dealt
-    for index, entry in enumerate(said, 1):
+    entries: Sequence[object] = said  # compiled, each entry is checked here, not assumed
+    for index, entry in enumerate(entries, 1):
         if not isinstance(entry, tuple | list) or len(entry) != 3:
             return f"announcement {index} must be (party, act, cards)"
         party, act, cards = entry

@@ -86,6 +86,11 @@ class Announced:
         out = [party] if self.ansage else []
         return out + list(LEVELS[: self.absage])
 
+    def __reduce__(self) -> tuple[type["Announced"], tuple[bool, int, bool]]:
+        """Copied and pickled by its fields (compiled, a frozen class refuses the attribute
+        by attribute restore that copy and pickle would use otherwise)."""
+        return (Announced, (self.ansage, self.absage, self.late))
+
 
 @dataclass(frozen=True)
 class DealFacts:

@@ -66,6 +66,13 @@ class Order:
     class_masks: tuple[Bits, ...]
     """``suit_masks`` and then ``trump_mask``, indexed by class."""
 
+    def __reduce__(self) -> tuple[type["Order"], tuple[object, ...]]:
+        """Copied and pickled by its fields (compiled, a frozen class refuses the attribute
+        by attribute restore that copy and pickle would use otherwise)."""
+        return (Order, (self.cls, self.power, self.later_wins, self.later_wins_last,
+                        self.trump_mask, self.suit_masks, self.trumps_high_to_low,
+                        self.class_masks))  # fmt: skip
+
 
 _CACHE: Final[dict[tuple[object, ...], Order]] = {}
 
