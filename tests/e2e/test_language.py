@@ -151,3 +151,33 @@ def test_a_refusal_is_said_in_the_readers_language(browser: Browser, world: Worl
     )
     assert said == "Spiel 4: Augen von Re müssen zwischen 0 und 240 liegen"
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("de", ["1 Turnier", "2 Turniere", "über 1 Punkt", "über 3 Punkte", "1 Spiel"]),
+        ("en", ["1 tournament", "2 tournaments", "over 1 point", "over 3 points", "1 deal"]),
+    ],
+)
+def test_one_thing_is_singular(
+    browser: Browser, world: World, lang: str, expected: list[str]
+) -> None:
+    context = phone(browser, lang)
+    page = context.new_page()
+    page.goto(world.server.url + "/rankings")
+    page.wait_for_selector("#ranking-table")
+    said = page.evaluate(
+        """async () => {
+          const { t, loadTexts } = await import('/static/js/common.js');
+          await loadTexts();
+          return [
+            t('rankings.tournaments_counted', { n: 1 }),
+            t('rankings.tournaments_counted', { n: 2 }),
+            t('analysis.over', { n: 1 }), t('analysis.over', { n: 3 }),
+            t('sheet.n_deals', { n: 1 }),
+          ];
+        }"""
+    )
+    assert said == expected
+    context.close()

@@ -111,7 +111,7 @@ function results(job, options) {
   const fehler = decisions.filter((d) => d.fehler);
   const loss = decisions.reduce((sum, d) => sum + d.loss, 0);
   const summary = el("p", { class: "analysis-summary", id: "analysis-summary", text: t("analysis.summary", {
-    n: decisions.length, loss: formatNumber(Math.round(loss * 10) / 10), k: fehler.length, t: formatNumber(job.threshold),
+    n: decisions.length, loss: formatNumber(Math.round(loss * 10) / 10), k: fehler.length, t: formatNumber(job.threshold), over: t("analysis.over", { n: formatNumber(job.threshold) }),
   }) });
   const head = el("tr", {}, [
     el("th", { text: t("analysis.step") }), el("th", { text: t("analysis.played") }),

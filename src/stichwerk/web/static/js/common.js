@@ -80,7 +80,7 @@ export function refusalText(line, info) {
  * @returns {string}
  */
 export function t(key, vars = {}) {
-  const node = lookup(key);
+  const node = counted(key, vars);
   return fill(typeof node === "string" ? node : key.split(".").pop() || key, vars);
 }
 
@@ -91,8 +91,23 @@ export function t(key, vars = {}) {
  * @param {Record<string, string|number>} [vars]
  */
 export function tOr(key, fallback, vars = {}) {
-  const node = lookup(key);
+  const node = counted(key, vars);
   return fill(typeof node === "string" ? node : fallback, vars);
+}
+
+/**
+ * The entry at ``key`` for the count ``vars.n``: ``<key>_one`` when there is one thing ("1 Punkt",
+ * "1 Turnier"), else ``<key>``.
+ * @param {string} key
+ * @param {Record<string, string|number>} vars
+ * @returns {any}
+ */
+function counted(key, vars) {
+  if (vars.n !== undefined && Number(vars.n) === 1) {
+    const one = lookup(`${key}_one`);
+    if (typeof one === "string") return one;
+  }
+  return lookup(key);
 }
 
 /**
