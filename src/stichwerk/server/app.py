@@ -32,6 +32,7 @@ from stichwerk.server.gate import Gate
 from stichwerk.server.hub import Hub
 from stichwerk.server.ratelimit import KeyedLimiter
 from stichwerk.server.ratings import RatingService
+from stichwerk.server.render import dated
 from stichwerk.server.routers import (
     accounts,
     bots,
@@ -116,7 +117,7 @@ def build_services(settings: Settings) -> Services:
         write_limiter=KeyedLimiter(settings.write_rate, 3 * settings.write_rate),
         connect_limiter=KeyedLimiter(settings.ws_connect_rate, 12 * settings.ws_connect_rate),
         sessions=SessionBook(repo),
-        templates=Jinja2Templates(directory=str(TEMPLATES)),
+        templates=dated(Jinja2Templates(directory=str(TEMPLATES))),
         ratings=rating,
         botsockets=BotSockets(BotAccounts(db), settings.bot_connect_rate),
         sheets=sheet_hub,

@@ -8,6 +8,7 @@ from fastapi.templating import Jinja2Templates
 
 from stichwerk.storage.repo import UserInfo
 from stichwerk.web import LANGUAGES, pick_language, texts
+from stichwerk.web.dates import long_date
 
 
 def render(
@@ -24,3 +25,10 @@ def render(
         name,
         {"lang": lang, "t": texts(lang), "user": user, "languages": LANGUAGES, **context},
     )
+
+
+def dated(templates: Jinja2Templates) -> Jinja2Templates:
+    """``templates`` with the ``long_date`` filter (``{{ info.date|long_date(lang) }}``: a date
+    as the reader writes it, not ISO)."""
+    templates.env.filters["long_date"] = long_date
+    return templates

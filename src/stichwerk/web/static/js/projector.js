@@ -5,6 +5,7 @@
 // longer than the screen is shown a page at a time.
 
 import { el, formatNumber, loadTexts, t } from "./common.js";
+import { longDate } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("projector-app"));
 const token = root.dataset.token || "";
@@ -98,7 +99,7 @@ function render() {
   if (rows.length) parts.push(standings);
   root.replaceChildren(
     el("h1", { text: info.name }),
-    el("p", { class: "sub" }, [`${info.date}${info.place ? ` · ${info.place}` : ""} · ${t("tournament.n_players", { n: state.players.length })}`,
+    el("p", { class: "sub" }, [`${longDate(info.date)}${info.place ? ` · ${info.place}` : ""} · ${t("tournament.n_players", { n: state.players.length })}`,
       el("span", { class: "offline", text: root.classList.contains("offline") ? ` · ${t("tournament.reconnecting")}` : "" })]),
     el("div", { class: `cols${parts.length === 1 ? " single" : ""}` }, parts),
   );
