@@ -48,9 +48,8 @@ def build_view(d: DokoSnapshot, seat: int | None, legal: Sequence[Action]) -> di
         "seat": viewer,
         "phase": d.phase,
         "to_act": d.to_act,
-        "hand": None if viewer is None else codes_of_mask(d.hands[viewer]),
+        "hand": None if viewer is None else held(codes_of_mask(d.hands[viewer]), d.order),
         "hand_sizes": [h.bit_count() for h in d.hands],
-        "card_order": card_order(d.order),
         "history": history,
         "trick": [
             {"seat": s, "card": CODES[i >> 1]}
@@ -100,10 +99,23 @@ def build_view(d: DokoSnapshot, seat: int | None, legal: Sequence[Action]) -> di
     return view
 
 
+def held(hand: list[str], order: Order) -> list[str]:
+    """A hand as players hold it in the game being played (``card_order``): the view lists a
+    seat's hand so, and the table page shows it as the view lists it, holding no second list of
+    the trumps. Only the seat's own cards: the whole order would name every card of the deck.
+
+    >>> from stichwerk.doppelkopf.profiles import DDV
+    >>> from stichwerk.doppelkopf.trumps import order_for
+    >>> held(["CA", "H10", "DJ", "CQ"], order_for("normal", DDV))
+    ['H10', 'CQ', 'DJ', 'CA']
+    """
+    rank = {code: i for i, code in enumerate(card_order(order))}
+    return sorted(hand, key=rank.__getitem__)
+
+
 def card_order(order: Order) -> list[str]:
     """Every card as players hold them in the game being played: its trumps from the highest,
-    then the Fehl suits (Kreuz, Pik, Herz, Karo), each from its highest card. The table page
-    sorts the hand by it, so the browser holds no second list of the trumps.
+    then the Fehl suits (Kreuz, Pik, Herz, Karo), each from its highest card.
 
     >>> from stichwerk.doppelkopf.profiles import DDV
     >>> from stichwerk.doppelkopf.trumps import order_for

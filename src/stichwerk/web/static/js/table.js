@@ -214,18 +214,6 @@ function cardsText(n) {
   return n === 1 ? t("table.card_1") : t("table.cards_n", { n });
 }
 
-/**
- * The hand as players hold it: in the order the view gives (``card_order``: the engine's order
- * of the game being played, trumps first), else as the view lists it.
- * @param {string[]} hand
- * @param {string[]|undefined} order
- */
-export function sortedHand(hand, order) {
-  if (!order || !order.length) return hand;
-  const rank = new Map(order.map((code, i) => [code, i]));
-  return [...hand].sort((a, b) => (rank.get(a) ?? order.length) - (rank.get(b) ?? order.length));
-}
-
 // -- components ------------------------------------------------------------------------------------
 
 /**
@@ -492,7 +480,8 @@ function HandPanel({ s, view }) {
     : laidOut.has(card) ? { text: "▲", title: t("cego.laid_out"), kind: "laid" } : undefined);
   // Nothing to choose (another seat's turn, or a bid to make): the cards are shown plainly.
   const idle = plays.size === 0 && selectable.size === 0;
-  const cards = sortedHand(view.hand, view.card_order);
+  // The view lists the hand as players hold it (the engine's order of the game in force).
+  const cards = view.hand;
   const enabled = waiting ? [] : cards.filter((c) => plays.has(c) || selectable.has(c));
   // One card of the hand is in the tab order (arrow keys move within the hand).
   const current = handFocus.card && enabled.includes(handFocus.card) ? handFocus.card : enabled[0];
