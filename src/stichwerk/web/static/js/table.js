@@ -481,7 +481,7 @@ function HandPanel({ s, view }) {
   // Nothing to choose (another seat's turn, or a bid to make): the cards are shown plainly.
   const idle = plays.size === 0 && selectable.size === 0;
   // The view lists the hand as players hold it (the engine's order of the game in force).
-  const cards = view.hand;
+  /** @type {string[]} */ const cards = view.hand || [];
   const enabled = waiting ? [] : cards.filter((c) => plays.has(c) || selectable.has(c));
   // One card of the hand is in the tab order (arrow keys move within the hand).
   const current = handFocus.card && enabled.includes(handFocus.card) ? handFocus.card : enabled[0];
