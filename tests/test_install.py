@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from stichwerk.web.preact import module_urls
+
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -207,6 +209,10 @@ def test_the_installed_wheel_runs_the_cli_and_serves(dist: Path, tmp_path: Path)
         assert health[0] == 200
         status, page = _get(f"http://127.0.0.1:{port}/")
         assert status == 200 and b"<html" in page.lower()  # the wheel's templates
+        # The table page's view library, fetched by the installed server at its first start.
+        for url in module_urls().values():
+            status, module = _get(f"http://127.0.0.1:{port}{url}")
+            assert status == 200 and b"export" in module, url
         # With numba's cache empty, the kernels compile in a child of the server's own.
         assert "compiling the bots' numba kernels in the background" in log.read_text()
         children = _children(server.pid)

@@ -20,6 +20,7 @@ from stichwerk.server.listener import (
     raise_file_limit,
 )
 from stichwerk.server.public import ALL_INTERFACES, public_url, startup_lines
+from stichwerk.web import preact
 
 
 def own_hosts(bind: str) -> tuple[str, ...]:
@@ -40,6 +41,20 @@ def own_hosts(bind: str) -> tuple[str, ...]:
         except OSError:
             pass
     return tuple(sorted(n.split("%")[0] for n in names if n))
+
+
+def ensure_view_library() -> None:
+    """The table page's view library (Preact, htm: pinned, hash-checked, ~40 KB) is not in the
+    wheel, as Pyodide is not: an installed server fetches it once at its first start. Without
+    the network the server still starts and says in one line how to fetch it later."""
+    try:
+        preact.fetch()
+    except (OSError, ValueError) as exc:
+        print(
+            f"stichwerk.server: the table page needs its view library ({one_line(str(exc))});"
+            " fetch it with: python -m stichwerk.web.preact",
+            file=sys.stderr,
+        )
 
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
@@ -98,6 +113,7 @@ def main(argv: list[str] | None = None) -> None:
         settings = dataclasses.replace(
             settings, allowed_hosts=settings.allowed_hosts + tuple(extra)
         )
+    ensure_view_library()
     app = create_app(settings)
     # Everything loaded so far lives as long as the process: keep it out of the collector's
     # sweeps, and collect the young generation less often (game states are short-lived).
