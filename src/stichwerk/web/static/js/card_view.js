@@ -13,10 +13,13 @@ import { html } from "./view.js";
  *   onFocus?: () => void}} CardProps
  */
 
-/** @param {{code: string|null}} props */
-export function CardSvg({ code }) {
-  return html`<svg viewBox=${VIEW_BOX} aria-hidden="true" class="card-svg"
-    dangerouslySetInnerHTML=${{ __html: cardMarkup(code) }}></svg>`;
+/**
+ * The drawing; with ``name`` it is the image that names a card button (see ``Card``), else hidden.
+ * @param {{code: string|null, name?: string}} props
+ */
+export function CardSvg({ code, name }) {
+  return html`<svg viewBox=${VIEW_BOX} aria-hidden=${name ? undefined : "true"} role=${name ? "img" : undefined}
+    aria-label=${name} class="card-svg" dangerouslySetInnerHTML=${{ __html: cardMarkup(code) }}></svg>`;
 }
 
 /**
@@ -32,10 +35,13 @@ export function Card(props) {
     ? html`<span class=${"card-badge" + (badge.kind ? ` ${badge.kind}` : "")} aria-hidden="true">${badge.text}</span>`
     : null;
   if (props.onClick) {
-    return html`<button type="button" class=${cls} data-card=${code} aria-label=${name} title=${name}
+    // The button is named by its drawing (an image with the card's name), not by aria-label:
+    // the index letters drawn on the face ("10", "D") would then be visible text missing from
+    // the label (WCAG 2.5.3, Label in Name; axe-core's label-content-name-mismatch).
+    return html`<button type="button" class=${cls} data-card=${code} title=${name}
       disabled=${!!props.disabled} aria-pressed=${props.selected ? "true" : undefined}
       tabIndex=${props.tabIndex} onClick=${props.onClick} onFocus=${props.onFocus}>
-      <${CardSvg} code=${code} />${mark}</button>`;
+      <${CardSvg} code=${code} name=${name} />${mark}</button>`;
   }
   return html`<span class=${cls} role="img" data-card=${code} aria-label=${name} title=${name}>
     <${CardSvg} code=${code} />${mark}</span>`;

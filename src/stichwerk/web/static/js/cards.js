@@ -137,14 +137,19 @@ export function cardMarkup(code) {
 }
 
 /**
- * An SVG element showing the card ``code`` (``null``: the back of a card).
+ * An SVG element showing the card ``code`` (``null``: the back of a card); with ``name`` it is
+ * an image of that name (it names a card button), else hidden from assistive technology.
  * @param {string|null} code
+ * @param {string} [name]
  * @returns {SVGSVGElement}
  */
-export function cardSvg(code) {
+export function cardSvg(code, name = "") {
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", VIEW_BOX);
-  svg.setAttribute("aria-hidden", "true");
+  if (name) {
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", name);
+  } else svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("class", "card-svg");
   svg.innerHTML = cardMarkup(code);
   return svg;
@@ -171,14 +176,15 @@ export function cardElement(code, opts = {}) {
     node = document.createElement("span");
     node.setAttribute("role", "img");
   }
-  node.setAttribute("aria-label", name);
+  // A button is named by its drawing (see card_view.js Card: WCAG 2.5.3, Label in Name).
+  if (!opts.onClick) node.setAttribute("aria-label", name);
   node.setAttribute("title", name);
   node.dataset.card = code;
   node.className = "card" + (opts.small ? " small" : "") + (opts.legal ? " legal" : "") +
     (opts.selected ? " selected" : "") + (opts.disabled ? " unplayable" : "") +
     (opts.dim ? " dim" : "");
   if (opts.selected) node.setAttribute("aria-pressed", "true");
-  node.append(cardSvg(code));
+  node.append(cardSvg(code, opts.onClick ? name : ""));
   if (opts.badge) {
     const badge = document.createElement("span");
     badge.className = "card-badge" + (opts.badge.kind ? ` ${opts.badge.kind}` : "");

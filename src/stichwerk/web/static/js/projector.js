@@ -55,7 +55,7 @@ function render() {
   const shown = rows.slice(page * perPage, (page + 1) * perPage);
   const ranking = Boolean(state.ranking);
   const final = state.format.final_round;
-  const table = el("table", { class: "standings", id: "projector-standings" }, [
+  const table = el("table", { class: "standings", id: "projector-standings", tabindex: 0 }, [
     el("thead", {}, [el("tr", {}, [
       el("th", { class: "num", text: t("tournament.place") }), el("th", { text: t("tournament.player") }),
       ranking && final ? el("th", { class: "num", text: t("tournament.endrunde_points") }) : null,

@@ -17,7 +17,7 @@ async function draw() {
   const kind = params.get("kind") === "five" ? "five" : "all";
   const picker = /** @type {HTMLSelectElement} */ (el("select", { id: "series" },
     series.map((/** @type {any} */ s) => el("option", { value: s.series, text: s.series, selected: s.series === chosen }))));
-  const kinds = /** @type {HTMLSelectElement} */ (el("select", { id: "kind" }, [
+  const kinds = /** @type {HTMLSelectElement} */ (el("select", { id: "kind", "aria-label": t("rankings.title") }, [
     el("option", { value: "all", text: t("rankings.all_time"), selected: kind === "all" }),
     el("option", { value: "five", text: t("rankings.five_year"), selected: kind === "five" }),
   ]));
@@ -45,7 +45,7 @@ async function draw() {
     el("h1", { text: `${t("rankings.title")}: ${chosen}` }),
     el("p", {}, [el("label", {}, [t("rankings.series"), " ", picker]), " ", kinds]),
     el("p", { class: "meta", id: "window", text: [kind === "five" ? window : t("rankings.all_time"), t("rankings.tournaments_counted", { n: list.tournaments })].filter(Boolean).join(" · ") }),
-    list.entries.length ? el("table", { class: "standings", id: "ranking-table" }, [
+    list.entries.length ? el("table", { class: "standings", id: "ranking-table", tabindex: 0 }, [
       el("thead", {}, [el("tr", {}, [
         el("th", { class: "num", text: t("rankings.place") }), el("th", { text: t("rankings.player") }),
         el("th", { class: "num", text: t("rankings.points") }), el("th", { class: "num", text: t("rankings.tournaments") }),

@@ -33,17 +33,18 @@ function choiceRow(id, choices, current, pick) {
 }
 
 /**
- * A number field with − and + for one hand: ``step`` per tap, within ``lo``..``hi``.
+ * A number field with − and + for one hand: ``step`` per tap, within ``lo``..``hi``; ``label``
+ * names the field for a screen reader (the words beside it are not a <label> of it).
  * @param {string} id
  * @param {number|null} value
- * @param {{lo: number, hi: number, step?: number, big?: number}} range
+ * @param {{lo: number, hi: number, step?: number, big?: number, label: string}} range
  * @param {(value: number|null, typing?: boolean) => void} set ``typing``: a keystroke (the form is
  *   not redrawn, so the field keeps the focus)
  */
 function stepper(id, value, range, set) {
   const input = /** @type {HTMLInputElement} */ (el("input", {
     id, type: "number", inputmode: "decimal", min: range.lo, max: range.hi, step: range.step || 1,
-    value: value === null ? "" : value,
+    value: value === null ? "" : value, "aria-label": range.label,
   }));
   input.addEventListener("input", () => set(input.value === "" ? null : Number(input.value), true));
   const bump = (/** @type {number} */ by) => {
@@ -161,7 +162,7 @@ export function dokoForm(ctx) {
     ])));
     if (s.verworfen === null) {
       parts.push(field(t("sheet.re_augen"), el("div", {}, [
-        stepper("f-augen", s.schwarz === "re" ? 0 : s.schwarz === "kontra" ? 240 : s.augen, { lo: 0, hi: 240, step: 1, big: 10 }, (v, typing) => {
+        stepper("f-augen", s.schwarz === "re" ? 0 : s.schwarz === "kontra" ? 240 : s.augen, { lo: 0, hi: 240, step: 1, big: 10, label: t("sheet.re_augen") }, (v, typing) => {
           s.augen = v;
           if (!typing) {
             s.schwarz = "";
@@ -211,7 +212,7 @@ export function dokoForm(ctx) {
             const n = s.extras[party][name] || 0;
             grid.append(el("span", { class: "extra" }, [
               el("span", { text: `${extraName(name)} (${partyName(party)})` }),
-              stepper(`f-extra-${party}-${name}`, n, { lo: 0, hi: most }, (v, typing) => {
+              stepper(`f-extra-${party}-${name}`, n, { lo: 0, hi: most, label: `${extraName(name)} (${partyName(party)})` }, (v, typing) => {
                 s.extras[party][name] = v || 0;
                 if (typing) ctx.onChange();
                 else changed();
@@ -373,11 +374,11 @@ export function cegoForm(ctx) {
       const grid = el("div", { class: "raeuber-grid", id: "f-raeuber" });
       for (const seat of dealt()) {
         grid.append(el("span", { class: "seat-name", text: ctx.names[seat] }),
-          stepper(`f-points-${seat}`, s.seatPoints[seat], { lo: 0, hi: total, step: 0.5 }, (v, typing) => { s.seatPoints[seat] = v; update(typing); }),
-          stepper(`f-tricks-${seat}`, s.seatTricks[seat], { lo: 0, hi: 13 }, (v, typing) => { s.seatTricks[seat] = v; update(typing); }));
+          stepper(`f-points-${seat}`, s.seatPoints[seat], { lo: 0, hi: total, step: 0.5, label: `${ctx.names[seat]}: ${t("sheet.points")}` }, (v, typing) => { s.seatPoints[seat] = v; update(typing); }),
+          stepper(`f-tricks-${seat}`, s.seatTricks[seat], { lo: 0, hi: 13, label: `${ctx.names[seat]}: ${t("table.tricks")}` }, (v, typing) => { s.seatTricks[seat] = v; update(typing); }));
       }
       parts.push(field(`${t("sheet.points")} · ${t("table.tricks")}`, grid));
-      parts.push(field(t("sheet.out_of_play"), stepper("f-out-of-play", s.outOfPlay, { lo: 0, hi: total, step: 0.5 }, (v, typing) => { s.outOfPlay = v; update(typing); })));
+      parts.push(field(t("sheet.out_of_play"), stepper("f-out-of-play", s.outOfPlay, { lo: 0, hi: total, step: 0.5, label: t("sheet.out_of_play") }, (v, typing) => { s.outOfPlay = v; update(typing); })));
       box.replaceChildren(...parts);
       return;
     }
@@ -411,7 +412,7 @@ export function cegoForm(ctx) {
     }
     if (LADDER_GAMES.has(c) || c === "solo" || c === "soli-ulti") {
       parts.push(field(t("sheet.declarer_points"), el("div", {}, [
-        stepper("f-points", s.points, { lo: 0, hi: total, step: 0.5, big: 5 }, (v, typing) => {
+        stepper("f-points", s.points, { lo: 0, hi: total, step: 0.5, big: 5, label: t("sheet.declarer_points") }, (v, typing) => {
           s.points = v;
           const note = box.querySelector("#f-defender-points");
           if (typing && note) note.textContent = v === null ? "" : t("sheet.defender_points", { n: total - v });
@@ -421,7 +422,7 @@ export function cegoForm(ctx) {
       ])));
     }
     if (c === "piccolo" || c === "bettel") {
-      parts.push(field(t("sheet.declarer_tricks"), stepper("f-tricks", s.tricks, { lo: 0, hi: 13 }, (v, typing) => { s.tricks = v; update(typing); })));
+      parts.push(field(t("sheet.declarer_tricks"), stepper("f-tricks", s.tricks, { lo: 0, hi: 13, label: t("sheet.declarer_tricks") }, (v, typing) => { s.tricks = v; update(typing); })));
     }
     if (c === "ulti" || c === "soli-ulti") {
       parts.push(field(t("sheet.last_geiss"), choiceRow("f-geiss", [

@@ -161,7 +161,7 @@ function createPanel() {
 }
 
 function importPanel() {
-  const file = /** @type {HTMLInputElement} */ (el("input", { type: "file", id: "import-file", accept: ".jsonl,.json,.txt,application/json" }));
+  const file = /** @type {HTMLInputElement} */ (el("input", { type: "file", id: "import-file", "aria-labelledby": "import-title", accept: ".jsonl,.json,.txt,application/json" }));
   file.addEventListener("change", async () => {
     const chosen = file.files && file.files[0];
     if (!chosen) return;
@@ -174,7 +174,7 @@ function importPanel() {
     }
   });
   return el("section", { class: "panel" }, [
-    el("h2", { text: t("sheet.import") }),
+    el("h2", { id: "import-title", text: t("sheet.import") }),
     el("p", { class: "note", text: t("sheet.import_hint") }),
     file,
   ]);

@@ -590,7 +590,8 @@ function standingsPanel() {
   ]));
   return el("section", { class: "panel", id: "standings" }, [
     el("h2", { text: swm ? t("tournament.standings_swm") : t("tournament.standings") }),
-    el("table", { class: "standings" }, [
+    // tabindex: on a phone the table scrolls inside its panel, and a keyboard must reach it.
+    el("table", { class: "standings", tabindex: 0 }, [
       el("thead", {}, [el("tr", {}, [
         el("th", { class: "num", text: t("tournament.place") }), el("th", { text: t("tournament.player") }),
         el("th", { class: "num", text: t("tournament.points") }), el("th", { class: "num", text: t("tournament.penalty") }),
@@ -619,7 +620,7 @@ function rankingPanel() {
   });
   return el("section", { class: "panel", id: "ranking" }, [
     el("h2", { text: done || !final ? t("tournament.ranking") : t("tournament.ranking_live") }),
-    el("table", { class: "standings" }, [
+    el("table", { class: "standings", tabindex: 0 }, [
       el("thead", {}, [el("tr", {}, [
         el("th", { class: "num", text: t("tournament.place") }), el("th", { text: t("tournament.player") }),
         final ? el("th", { class: "num", text: t("tournament.endrunde_points") }) : null,

@@ -91,11 +91,11 @@ async function draw() {
       toast(/** @type {Error} */ (error).message);
     }
   });
-  const file = /** @type {HTMLInputElement} */ (el("input", { type: "file", id: "backup-file", accept: ".json,application/json" }));
+  const file = /** @type {HTMLInputElement} */ (el("input", { type: "file", id: "backup-file", "aria-labelledby": "take-over-title", accept: ".json,application/json" }));
   const replace = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: "backup-replace" }));
   const backupSecret = /** @type {HTMLInputElement} */ (el("input", { id: "backup-secret", maxlength: 64, autocomplete: "off" }));
   const takeOver = el("section", { class: "panel", id: "take-over" }, [
-    el("h2", { text: t("tournament.import") }),
+    el("h2", { id: "take-over-title", text: t("tournament.import") }),
     el("p", { class: "note", text: t("tournament.import_hint") }),
     file,
     el("label", {}, [replace, " ", t("tournament.replace")]),
