@@ -59,7 +59,9 @@ export function refusalOf(line, header) {
  */
 export function refusalText(line, info) {
   const found = info || refusalOf(line);
-  if (!found) return line;
+  // A refusal known only by its HTTP status keeps the server's line: it says more than
+  // "forbidden" would (which secret, which link).
+  if (!found || !REFUSALS || !REFUSALS.patterns.some((p) => p.code === found.code)) return line;
   const template = lookup(`refusal.${found.code}`);
   if (typeof template !== "string") return line;
   /** @type {Record<string, string>} */
