@@ -89,3 +89,24 @@ def test_a_table_through_a_deal_passes_axe(browser: Browser, server: Server, lan
     found += _both_widths(page, f"table, the result ({lang})")
     context.close()
     assert not found, "\n".join(found)
+
+
+def test_the_hand_by_keyboard_passes_axe_and_keeps_its_focus(
+    browser: Browser, server: Server
+) -> None:
+    """A keyboard player's card keeps the focus when a frame redraws the table (a spectator
+    arrives), and the hand, named and labelled, passes axe-core with the focus on it."""
+    page = browser.new_page()
+    url = create_table(page, server.url, "doppelkopf", series=3)
+    drive_to_a_trick(page, random.Random(7))
+    card = page.locator("#hand button.card.legal:not([disabled])").first
+    code = card.get_attribute("data-card")
+    card.focus()
+    watcher = browser.new_page()
+    watcher.goto(url.split("?", maxsplit=1)[0])
+    page.wait_for_selector("#watching")  # the presence frame has been drawn
+    focused = page.evaluate("() => document.activeElement && document.activeElement.dataset.card")
+    assert focused == code, "the focus left the card when the frame was drawn"
+    found = describe(violations(page, "#hand"), "the hand: ")
+    watcher.close()
+    assert not found, "\n".join(found)
