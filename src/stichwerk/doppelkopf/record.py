@@ -93,8 +93,10 @@ def new_deal(
     packets = (3, 3, 3, 3) if len(cards) == 48 else (3, 4, 3)
     for size in packets:
         for s in order:
-            for i in cards[pos : pos + size]:
-                hands[s] |= 1 << i
+            hand = hands[s]
+            for k in range(pos, pos + size):  # by index: no slice per packet
+                hand |= 1 << cards[k]
+            hands[s] = hand
             pos += size
     return DokoState(
         prof, hands, dealer, options=dict(options or {}), duty_owed=owed, forced=forced,

@@ -28,6 +28,7 @@ EXTRA_NAMES: Final = {
     "karlchen-gefangen": "Karlchen gefangen",
     "doppelkopf": "Doppelkopf",
 }
+EXTRA_NAME_SET: Final = frozenset(EXTRA_NAMES.values())
 PARTIES: Final = ("re", "kontra")
 
 FUCHS: Final = code_of("DA")
@@ -92,6 +93,10 @@ class Announced:
         return (Announced, (self.ansage, self.absage, self.late))
 
 
+NO_ANNOUNCEMENT: Final = Announced()
+"""A party that announced nothing (one shared frozen value instead of a new one per question)."""
+
+
 @dataclass(frozen=True)
 class DealFacts:
     """What scoring needs to know of a finished (or verworfen) deal."""
@@ -114,7 +119,7 @@ class DealFacts:
         return self.game_type.startswith("solo-")
 
     def ann(self, party: str) -> Announced:
-        return self.announced.get(party, Announced())
+        return self.announced.get(party, NO_ANNOUNCEMENT)
 
 
 def _other(party: str) -> str:
@@ -133,12 +138,25 @@ def re_target(facts: DealFacts, profile: Profile) -> int:
 
 def _reaches(augen: int, tricks: int, level: int) -> bool:
     """A party keeps the other below its Absage ``level`` when ... (see ``wins``)."""
-    return [augen < 90, augen < 60, augen < 30, tricks == 0][level - 1]
+    # A chain of tests rather than a list of all four (built on every call).
+    if level == 1:
+        return augen < 90
+    if level == 2:
+        return augen < 60
+    if level == 3:
+        return augen < 30
+    return tricks == 0
 
 
 def _defends(augen: int, tricks: int, level: int) -> bool:
     """A party beats the other's Absage ``level`` with 90/60/30 Augen or one trick."""
-    return [augen >= 90, augen >= 60, augen >= 30, tricks >= 1][level - 1]
+    if level == 1:
+        return augen >= 90
+    if level == 2:
+        return augen >= 60
+    if level == 3:
+        return augen >= 30
+    return tricks >= 1
 
 
 def who_wins(facts: DealFacts, profile: Profile) -> str | None:
@@ -229,12 +247,11 @@ def score(facts: DealFacts, profile: Profile) -> dict[str, Any]:
         items = []
 
     def points(party: str, kinds: str) -> int:
-        extra_names = set(EXTRA_NAMES.values())
         return sum(
             i["points"]
             for i in items
             if i["party"] == party
-            and (kinds == "all" or (kinds == "extra") == (i["name"] in extra_names))
+            and (kinds == "all" or (kinds == "extra") == (i["name"] in EXTRA_NAME_SET))
         )
 
     solo = facts.is_solo

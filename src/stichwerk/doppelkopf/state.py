@@ -31,7 +31,7 @@ from stichwerk.doppelkopf.cards import (
     id_mask,
     parse_code,
 )
-from stichwerk.doppelkopf.profiles import SOLO_TYPES, Profile
+from stichwerk.doppelkopf.profiles import NORMAL_GAMES, SOLO_TYPES, Profile
 from stichwerk.doppelkopf.scoring import PARTIES, Announced, DealFacts, score, trick_extras
 from stichwerk.doppelkopf.snapshot import DokoSnapshot
 from stichwerk.doppelkopf.summary import facts_to_summary, redeal_summary
@@ -1042,8 +1042,11 @@ class DokoState:
 
     def _extras(self) -> dict[str, tuple[str, ...]]:
         """Fuchs, Karlchen, Doppelkarlchen, Karlchen gefangen and Doppelkopf per party."""
-        out: dict[str, list[str]] = {"re": [], "kontra": []}
         sau = self._sau_seat is not None
+        game_type = self._game_type
+        if game_type not in NORMAL_GAMES and (sau or game_type not in self.profile.fox_game_types):
+            return {"re": (), "kontra": ()}  # no trick of this game earns an extra
+        out: dict[str, list[str]] = {"re": [], "kontra": []}
         n = len(self._tricks)
         for k, (seats, ids, win) in enumerate(self._tricks):
             found = trick_extras(
