@@ -1,8 +1,8 @@
-"""The order a seat's hand is shown in (the view lists it in ``card_order``; the table page
-shows it as listed) is the engine's order of the game in force, checked against the engine's
-own trick rule: of two neighbours, the earlier card beats the later one when the later one is
-led. Every game type is reached (seeded random deals) and checked at every step, so the order
-follows the game type the moment it is known (and a Sau once announced)."""
+"""The order a seat's hand is shown in (the view's ``hand_sorted``, in ``card_order``; the
+table page shows it as listed) is the engine's order of the game in force, checked against the
+engine's own trick rule: of two neighbours, the earlier card beats the later one when the later
+one is led. Every game type is reached (seeded random deals) and checked at every step, so the
+order follows the game type the moment it is known (and a Sau once announced)."""
 
 from itertools import pairwise
 
@@ -52,8 +52,10 @@ def _check(state: DokoState, seen: set[str]) -> None:
             if cls[code_of(high)] == cls[code_of(low)] or cls[code_of(high)] == TRUMP:
                 # The same suit (or trumps), or the last trump before the first Fehl card.
                 assert _beats(state, high, low), (view["game_type"], high, low)
-        if view["hand"]:
-            assert view["hand"] == sorted(view["hand"], key=order.index), "held in the order"
+        if view["hand"] is None:
+            assert view["hand_sorted"] is None
+        else:
+            assert view["hand_sorted"] == sorted(view["hand"], key=order.index), "held in order"
         seen.add(view["game_type"])
 
 

@@ -153,7 +153,9 @@ def _answered(page: Page, code: str, count: int, version: str) -> str:
                 return !!toast && toast.classList.contains('show') && toast.textContent !== '';
             }""",
             arg=[code, count, version],
-            timeout=15_000,
+            # A frame to come may wait on three bots and a loaded machine: a lost click never
+            # answers at all, so a long deadline costs nothing when the page is right.
+            timeout=45_000,
         )
     except Exception:
         return ""
@@ -200,15 +202,26 @@ def test_200_clicks_while_bots_play_at_full_speed_lose_none(
         handle.click()
         clicks += 1
         outcome = _answered(page, code, count, version)
-        assert outcome, f"click {clicks} on {code} was lost: neither played nor refused"
+        assert outcome, (
+            f"click {clicks} on {code} was lost: neither played nor refused; the page:"
+            + page.evaluate(
+                "() => { const r = document.getElementById('table-app');"
+                " const t = document.getElementById('toast');"
+                " return JSON.stringify({...r.dataset,"
+                " toast: t && t.className + ' ' + t.textContent,"
+                " hand: [...document.querySelectorAll('#hand .card')].map(b => b.dataset.card"
+                " + (b.disabled ? '-' : '') + (b.classList.contains('legal') ? '+' : ''))}); }"
+            )
+        )
         outcomes[outcome] += 1
     assert outcomes["played"] + outcomes["refused"] == 200
 
 
 def test_the_hand_is_held_in_the_engines_order(browser: Browser, server: Server) -> None:
-    """The hand as the view lists it (in the engine's ``card_order``: trumps of the game in force
-    first; tests/doppelkopf/test_card_order.py checks that order against the engine's trick
-    rule), at the deal's start and after every card; one row at 1280 px, two on a phone."""
+    """The hand as the view holds it (``hand_sorted``, in the engine's ``card_order``: trumps of
+    the game in force first; tests/doppelkopf/test_card_order.py checks that order against the
+    engine's trick rule), at the deal's start and after every card; one row at 1280 px, two on a
+    phone."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     frames: list[dict[str, Any]] = []
 
@@ -216,11 +229,11 @@ def test_the_hand_is_held_in_the_engines_order(browser: Browser, server: Server)
         socket.on("framereceived", lambda data: frames.append(json.loads(data)))
 
     page.on("websocket", on_socket)
-    create_table(page, server.url, "doppelkopf", profile="wielandstrasse", series=2)
+    create_table(page, server.url, "doppelkopf", profile="wielandstrasse", series=8)
     page.wait_for_selector("#hand .card")
     first = _view_shown(page, frames)
     normal = card_order(order_for("normal", PROFILES["wielandstrasse"]))
-    assert first["hand"] == sorted(first["hand"], key=normal.index)
+    assert first["hand_sorted"] == sorted(first["hand"], key=normal.index)
     assert "card_order" not in first, "the whole order would name every card of the deck"
     rows = page.eval_on_selector_all("#hand .card", "n => new Set(n.map(e => e.offsetTop)).size")
     assert len(hand(page)) == 12 and rows == 1, "the whole hand in one row at 1280 px"
@@ -230,11 +243,19 @@ def test_the_hand_is_held_in_the_engines_order(browser: Browser, server: Server)
     page.set_viewport_size({"width": 1280, "height": 900})
     rng = random.Random(4)
     checked = 0
-    while attr(page, "phase") == "playing":
+    # Through the reservations and the card play, over deals as they come (a deal's dealer and
+    # cards are drawn by the server: a redeal or a short deal just moves on to the next one).
+    while checked < 24:
+        phase = attr(page, "phase")
+        assert phase != "finished", f"the series ended after {checked} frames checked"
+        if phase == "between":
+            next_deal(page, "the series ended")
+            continue
         view_version = attr(page, "version")
         view = _view_shown(page, frames)
-        assert hand(page) == view["hand"], "the hand as the view lists it"
-        checked += 1
+        if view["hand"]:
+            assert hand(page) == view["hand_sorted"], "the hand as the view holds it"
+            checked += 1
         if my_turn(page):
             take_turn(page, rng)
         else:
@@ -246,7 +267,6 @@ def test_the_hand_is_held_in_the_engines_order(browser: Browser, server: Server)
                 arg=view_version,
                 timeout=20_000,
             )
-    assert checked >= 12
 
 
 def _view_shown(page: Page, frames: list[dict[str, Any]]) -> dict[str, Any]:

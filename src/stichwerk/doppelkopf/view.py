@@ -48,7 +48,8 @@ def build_view(d: DokoSnapshot, seat: int | None, legal: Sequence[Action]) -> di
         "seat": viewer,
         "phase": d.phase,
         "to_act": d.to_act,
-        "hand": None if viewer is None else held(codes_of_mask(d.hands[viewer]), d.order),
+        "hand": None if viewer is None else codes_of_mask(d.hands[viewer]),
+        "hand_sorted": None if viewer is None else held(codes_of_mask(d.hands[viewer]), d.order),
         "hand_sizes": [h.bit_count() for h in d.hands],
         "history": history,
         "trick": [
@@ -100,9 +101,9 @@ def build_view(d: DokoSnapshot, seat: int | None, legal: Sequence[Action]) -> di
 
 
 def held(hand: list[str], order: Order) -> list[str]:
-    """A hand as players hold it in the game being played (``card_order``): the view lists a
-    seat's hand so, and the table page shows it as the view lists it, holding no second list of
-    the trumps. Only the seat's own cards: the whole order would name every card of the deck.
+    """A hand as players hold it in the game being played (``card_order``): the view's
+    ``hand_sorted``, which the table page shows, holding no second list of the trumps. Only the
+    seat's own cards: the whole order would name every card of the deck to every seat.
 
     >>> from stichwerk.doppelkopf.profiles import DDV
     >>> from stichwerk.doppelkopf.trumps import order_for

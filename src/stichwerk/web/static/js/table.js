@@ -480,8 +480,9 @@ function HandPanel({ s, view }) {
     : laidOut.has(card) ? { text: "▲", title: t("cego.laid_out"), kind: "laid" } : undefined);
   // Nothing to choose (another seat's turn, or a bid to make): the cards are shown plainly.
   const idle = plays.size === 0 && selectable.size === 0;
-  // The view lists the hand as players hold it (the engine's order of the game in force).
-  /** @type {string[]} */ const cards = view.hand || [];
+  // The hand as players hold it: the Doppelkopf view's hand_sorted (the engine's order of the
+  // game in force); Cego's view lists its hand so already.
+  /** @type {string[]} */ const cards = view.hand_sorted || view.hand || [];
   const enabled = waiting ? [] : cards.filter((c) => plays.has(c) || selectable.has(c));
   // One card of the hand is in the tab order (arrow keys move within the hand).
   const current = handFocus.card && enabled.includes(handFocus.card) ? handFocus.card : enabled[0];
