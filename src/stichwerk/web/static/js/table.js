@@ -519,21 +519,25 @@ function HandPanel({ s, view }) {
     <h2 class="sr-only">${t("table.hand")}</h2>
     <div class=${"hand" + (idle ? " idle" : "")} role="group" aria-label=${t("table.hand")} id="hand" ref=${ref}
       data-count=${cards.length} onKeyDown=${onKey} onFocusOut=${onFocusOut}>
-      ${cards.map((card) => {
+      ${cards.map((card, i) => {
         const focus = () => { handFocus.inHand = true; handFocus.card = card; };
-        const tab = card === current ? 0 : -1;
+        // A Doppelkopf hand holds each card up to twice: the second one is keyed apart (two
+        // equal keys would let a frame swap or drop a button), and only the first takes the tab.
+        const twin = cards.indexOf(card) !== i;
+        const key = twin ? `${card}:2` : card;
+        const tab = card === current && !twin ? 0 : -1;
         if (plays.has(card)) {
-          return html`<${Card} key=${card} code=${card} legal disabled=${waiting} badge=${badge(card)} tabIndex=${tab}
+          return html`<${Card} key=${key} code=${card} legal disabled=${waiting} badge=${badge(card)} tabIndex=${tab}
             onFocus=${focus} onClick=${() => act({ act: "play", card })} />`;
         }
         if (selectable.has(card)) {
           const isSelected = selected.includes(card);
-          return html`<${Card} key=${card} code=${card} legal selected=${isSelected} disabled=${waiting} badge=${badge(card)}
+          return html`<${Card} key=${key} code=${card} legal selected=${isSelected} disabled=${waiting} badge=${badge(card)}
             tabIndex=${tab} onFocus=${focus} onClick=${() => store.set({
               selected: isSelected ? store.state.selected.filter((c) => c !== card) : [...store.state.selected, card],
             })} />`;
         }
-        return html`<${Card} key=${card} code=${card} disabled badge=${badge(card)} tabIndex=${-1} onClick=${() => {}} />`;
+        return html`<${Card} key=${key} code=${card} disabled badge=${badge(card)} tabIndex=${-1} onClick=${() => {}} />`;
       })}
     </div>
   </section>`;
