@@ -13,7 +13,7 @@ import { actLabel, actTitle, api, cardName, copyText, el, joinNames, loadAddress
 import { dealtHands, gameLine, gamePanel, laidOutBeside, neverWinsBadge, ownBlind, resultCard } from "./panels.js";
 import { closingRoundControls, closingView, overridesView, settingMeanings } from "./rules.js";
 import { Dom, Store, html, render, useLayoutEffect, useRef, useStore } from "./view.js";
-import { sheetLabel, tableTitle } from "./words.js";
+import { botKind, sheetLabel, tableTitle } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("table-app"));
 const tableId = root.dataset.table || "";
@@ -348,7 +348,7 @@ function Seat({ s, view, seat, n }) {
   const sitting = (view && view.sitting === at) || (view && view.game === "cego" && view.seats === 5 && view.dealer === at);
   const flags = [];
   if (seat.bot_account) flags.push(t("table.bot_account"));  // a program plays it (bot websocket)
-  if (seat.kind === "bot") flags.push(t("table.bot_kind", { name: seat.name }));
+  if (seat.kind === "bot") flags.push(botKind(seat.name));  // "Computer – mittel", not its id
   else if (!seat.taken) flags.push(t("lobby.free"));
   else if (seat.bot_playing) flags.push(t("table.bot_plays"));
   else if (!seat.connected) flags.push(t("table.away"));
