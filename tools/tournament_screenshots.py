@@ -10,6 +10,7 @@ round, typed totals refused with three mistakes named at their fields, the proje
 list as printed and the club's ranking list.
 """
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -121,10 +122,21 @@ PUBLIC = "http://192.168.1.20:8765"
 
 
 def main() -> None:
-    args = sys.argv[1:]
-    only_head = "--head" in args  # the director's head alone (the other PNGs left as they are)
-    args = [a for a in args if a != "--head"]
-    out = Path(args[0]) if args else ROOT / "docs" / "tournaments"
+    parser = argparse.ArgumentParser(description="Screenshots of docs/tournaments.md.")
+    parser.add_argument(
+        "out",
+        nargs="?",
+        type=Path,
+        default=ROOT / "docs" / "tournaments",
+        help="folder for the PNGs (default docs/tournaments)",
+    )
+    parser.add_argument(
+        "--head",
+        action="store_true",
+        help="the director's head alone (the other PNGs left as they are)",
+    )
+    args = parser.parse_args()
+    only_head, out = args.head, args.out
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
         server = Server(Path(work), env={"STICHWERK_PUBLIC_URL": PUBLIC})
